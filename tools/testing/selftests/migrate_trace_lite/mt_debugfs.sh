@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# migration_trace/: modes, documented behaviour of every file, refusals.
+
+DIR=$(dirname "$0")
+. "$DIR/ktap_helpers.sh"
+. "$DIR/mt_lib.sh"
+
+ktap_print_header
+mt_require
+ktap_set_plan 48
+
+for f in enable:600 mark:200 reset:200 trace:400; do
+	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
+done
+
+mt_reset
+check "enable reads 0 after reset" "$(mt_state)" 0
+check "start" "$(wr "$MT_DIR/enable" 1)" ok
+check "enable reads 1 while tracing" "$(mt_state)" 1
+check "start while tracing is a no-op" "$(wr "$MT_DIR/enable" 1)" ok
+check "trace cannot be read while tracing" "$("$HELPER" read "$MT_DIR/trace")" EBUSY
+check "decimal mark" "$(wr "$MT_DIR/mark" 77)" ok
+check "hex mark" "$(wr "$MT_DIR/mark" 0xDEADbeef)" ok
+check "largest mark" "$(wr "$MT_DIR/mark" 18446744073709551615)" ok
+for bad in "" abc -1 0x 0x1g 18446744073709551616 0x10000000000000000 "1 2"; do
+	check "mark '$bad' is refused" "$(wr "$MT_DIR/mark" "$bad")" EINVAL
+done
+check "mark of 4 KiB garbage is refused" "$("$HELPER" write-garbage "$MT_DIR/mark" 4096)" EINVAL
+check "mark with an embedded NUL is refused" "$("$HELPER" write-nul "$MT_DIR/mark" 5)" EINVAL
+for bad in "" 2 -1 abc 01x 99999999999999999999999; do
+	check "enable '$bad' is refused while tracing" "$(wr "$MT_DIR/enable" "$bad")" EINVAL
+done
+check "enable of 4 KiB garbage is refused" "$("$HELPER" write-garbage "$MT_DIR/enable" 4096)" EINVAL
+check "tracing is still on after refused writes" "$(mt_state)" 1
+check "stop" "$(wr "$MT_DIR/enable" 0)" ok
+check "stop while stopped is a no-op" "$(wr "$MT_DIR/enable" 0)" ok
+check "enable reads 0 after stop" "$(mt_state)" 0
+
+mt_save "$TMPD/t1"
+check "header names format 1.x" "$(sed -n 's/^# version \(1\)\..*/\1/p' "$TMPD/t1")" 1
+check "header has nr_cpus and ts_field" \
+	"$(grep -c -e '^# nr_cpus [0-9]' -e '^# ts_field 1$' "$TMPD/t1")" 2
+check "only the three good marks were recorded" \
+	"$(mt_events "$TMPD/t1" mark | cut -d' ' -f2 | tr '\n' ' ')" \
+	"0x0000004d 0xdeadbeef 0xffffffffffffffff "
+check "every line is well formed" "$(mt_malformed "$TMPD/t1" | head -3)" ""
+
+check "start with a non-empty buffer is refused" "$(wr "$MT_DIR/enable" 1)" EBUSY
+check "still stopped after the refused start" "$(mt_state)" 0
+check "mark while stopped is refused" "$(wr "$MT_DIR/mark" 1)" EINVAL
+for bad in 1 abc ""; do
+	check "reset '$bad' is refused" "$(wr "$MT_DIR/reset" "$bad")" EINVAL
+done
+mt_save "$TMPD/t2"
+check "refused resets kept the trace" "$(cmp -s "$TMPD/t1" "$TMPD/t2" && echo same)" same
+
+check "reset" "$(wr "$MT_DIR/reset" 0)" ok
+mt_save "$TMPD/t3"
+check "after reset the trace has only its header" "$(grep -vc '^#' "$TMPD/t3")" 0
+mt_start
+wr "$MT_DIR/reset" 0 >/dev/null
+check "reset while tracing stops the trace" "$(mt_state)" 0
+mt_save "$TMPD/t4"
+check "reset while tracing empties the trace" "$(grep -vc '^#' "$TMPD/t4")" 0
+
+ktap_finished

@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run last: the kernel log holds no warning, bug or lockdep/KASAN report.
+
+DIR=$(dirname "$0")
+. "$DIR/ktap_helpers.sh"
+. "$DIR/mt_lib.sh"
+
+ktap_print_header
+ktap_set_plan 1
+bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace:|possible .*deadlock|KASAN:|UBSAN:|migrate_trace_lite' | head -5)
+check "dmesg holds no WARN, BUG or splat" "$bad" ""
+ktap_finished

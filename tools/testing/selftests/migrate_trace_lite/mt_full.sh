@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A full buffer stops the trace by itself with every record intact.
+
+DIR=$(dirname "$0")
+. "$DIR/ktap_helpers.sh"
+. "$DIR/mt_lib.sh"
+
+ktap_print_header
+mt_require
+ktap_set_plan 10
+
+mt_reset
+mt_start
+set -- $("$HELPER" marks 10000000 0)
+written=$1 err=$2
+ktap_print_msg "$written marks written before: $err"
+check "marks are refused with ENOSPC once the buffer is full" "$err" ENOSPC
+check "tracing stopped by itself" "$(mt_state)" 0
+T=$TMPD/trace
+mt_save "$T"
+check "the header counts dropped records" \
+	"$(sed -n 's/^# dropped //p' "$T" | awk '{ print ($1 > 0) ? "yes" : $1 }')" yes
+mt_events "$T" mark | awk '$1 != "" { print $2 }' >"$TMPD/marks"
+check "every accepted mark is in the trace" "$(wc -l <"$TMPD/marks")" "$written"
+check "marks are 1..n in order, none lost or torn" \
+	"$(awk '{ if ($1 != sprintf("0x%08x", NR)) bad++ } END { print bad + 0 }' "$TMPD/marks")" 0
+check "every line is well formed" "$(mt_malformed "$T" | head -3)" ""
+kib=$(awk '$2 == 0' "$T" | wc -l)
+check "CPU 0's buffer was really used (>= 40000 records of 24 bytes)" \
+	"$([ "$kib" -ge 40000 ] && echo yes)" yes
+check "a full trace cannot be restarted" "$(wr "$MT_DIR/enable" 1)" EBUSY
+check "reset empties it" "$(wr "$MT_DIR/reset" 0)" ok
+check "and tracing can start again" "$(wr "$MT_DIR/enable" 1)" ok
+mt_reset
+
+ktap_finished
