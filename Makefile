@@ -1,0 +1,84 @@
+# migrate_trace_lite: build a patched Linux 6.12, boot it in QEMU, run the
+# demo (make run) or the tests (make check).  See README.md.
+
+SHELL		:= /bin/bash
+TOP		:= $(CURDIR)
+B		:= $(TOP)/build
+OUT		:= $(TOP)/out
+H		:= $(TOP)/harness
+ST		:= tools/testing/selftests/migrate_trace_lite
+JOBS		?= $(shell nproc)
+KMAKE		= $(MAKE) -s -C $(B)/linux ARCH=x86_64 -j$(JOBS)
+
+# Guest time limits (seconds) before a hung guest is killed.
+RUN_TIMEOUT	?= 900
+CHECK_TIMEOUT	?= 1500
+
+MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
+			MAINTAINERS.patch -type f 2>/dev/null)
+GUEST_C		:= $(wildcard $(ST)/*.c)
+GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
+
+.PHONY: all run check deps tree kernel kernel-off initramfs report clean help
+
+all: kernel initramfs
+
+help:
+	@echo "make run     build, boot, run the demo workload, report (out/run/)"
+	@echo "make check   every test; ends with prove's summary"
+	@echo "make clean   remove build/ and out/"
+
+# Stamp files: deps once per machine state, the tree on any change.
+deps: $(B)/.deps
+$(B)/.deps: $(H)/deps.sh
+	@mkdir -p $(B)
+	@$(H)/deps.sh
+	@touch $@
+
+tree: $(B)/.tree
+$(B)/.tree: $(B)/.deps $(MIRROR) $(H)/sync-tree.sh
+	@$(H)/sync-tree.sh $(TOP) $(B)
+	@touch $@
+
+# The run/test kernel.
+$(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/configure.sh
+	@echo "  CONFIG  build/kernel"
+	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config
+
+kernel: $(B)/kernel/.config
+	@echo "  BUILD   build/kernel (bzImage)"
+	@$(KMAKE) O=$(B)/kernel bzImage
+
+# The same kernel with our options off: the objects our edits touch.
+OFF_OBJS	:= kernel/sched/core.o kernel/sched/fair.o \
+		   kernel/sched/build_policy.o kernel/fork.o fs/exec.o
+$(B)/kernel-off/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-off.config
+	@echo "  CONFIG  build/kernel-off"
+	@$(H)/configure.sh $(B)/linux $(B)/kernel-off $(H)/kernel.config \
+		$(H)/kernel-off.config
+
+kernel-off: $(B)/kernel-off/.config
+	@echo "  BUILD   build/kernel-off ($(OFF_OBJS))"
+	@$(KMAKE) O=$(B)/kernel-off prepare >/dev/null
+	@$(KMAKE) O=$(B)/kernel-off $(OFF_OBJS)
+
+initramfs: $(B)/initramfs.cpio
+$(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh $(B)/.tree
+	@echo "  GEN     build/initramfs.cpio"
+	@$(H)/mkinitramfs.sh $(TOP) $(B)
+
+# make run: demo workload under tracing, trace in out/run/, report.
+run: kernel initramfs
+	@$(H)/qemu-run.sh $(B) $(OUT)/run run $(RUN_TIMEOUT)
+	@$(H)/report.sh $(OUT)/run
+
+report:
+	@$(H)/report.sh $(OUT)/run
+
+# make check: host checks, both configurations, guest suite, one prove.
+check: kernel kernel-off initramfs
+	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
+	@set -o pipefail; MT_TOP=$(TOP) prove -v t/ 2>&1 | tee $(OUT)/check/prove.log
+
+clean:
+	rm -rf $(B) $(OUT)

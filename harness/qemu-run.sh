@@ -1,0 +1,35 @@
+#!/bin/bash
+# Boot build/kernel in QEMU (TCG, 4 CPUs, serial console) to run one guest
+# job; unpack the results the guest wrote into OUTDIR.  A guest that has
+# not powered off after TIMEOUT seconds is killed.
+#
+#   qemu-run.sh BUILD OUTDIR JOB TIMEOUT [SMP]
+set -uo pipefail
+build=$1 out=$2 job=$3 limit=$4 smp=${5:-4}
+img=$build/results-$job.img
+rm -rf "$out"
+mkdir -p "$out"
+rm -f "$img"
+truncate -s 512M "$img"
+
+echo "harness: booting the guest for '$job' (log: $out/console.log, limit ${limit}s)"
+timeout --foreground -k 10 "$limit" \
+	qemu-system-x86_64 -accel tcg -smp "$smp" -m 1G -nodefaults \
+		-display none -no-reboot -monitor none -serial stdio \
+		-kernel "$build/kernel/arch/x86/boot/bzImage" \
+		-initrd "$build/initramfs.cpio" \
+		-drive "file=$img,format=raw,if=virtio" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 mtjob=$job" \
+		</dev/null >"$out/console.log" 2>&1
+rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "harness: the guest hung: killed after ${limit}s; see $out/console.log" >&2
+	exit 1
+fi
+if ! tar -xf "$img" -C "$out" 2>/dev/null || [ ! -f "$out/job.rc" ]; then
+	echo "harness: the guest returned no results (qemu exit $rc); see $out/console.log" >&2
+	tail -20 "$out/console.log" >&2
+	exit 1
+fi
+rm -f "$img"
+echo "harness: guest job '$job' finished (exit $(cat "$out/job.rc")); results in $out"
