@@ -134,5 +134,7 @@ check "every migration names a cause of the header" \
 	"$(awk '/^# cause /{ok[$3]=1; next} /^#/{next}
 		$3 != "." && !($6 in ok) { n++ } END { print n + 0 }' "$T")" 0
 check "nothing dropped" "$(sed -n 's/^# dropped //p' "$T")" 0
+# Keep the trace for host-side checks of the analysis tools.
+[ -n "${MT_KEEP:-}" ] && cp "$T" "$MT_KEEP/trace"
 
 ktap_finished

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Print the short report of a "make run" and keep the full one in
+# OUTDIR/report.txt: migrations per cause, busiest tasks, CPU matrix.
+#
+#   report.sh OUTDIR
+set -euo pipefail
+out=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+stats=$top/scripts/migrate_stats
+trace=$out/trace
+[ -s "$trace" ] || { echo "harness: no trace in $out (run make run)" >&2; exit 1; }
+
+"$stats" --stats "$trace" >"$out/stats.txt"
+"$stats" --summary_pid "$trace" >"$out/tasks.txt"
+{
+	echo "migrate_trace_lite demo: $(sed -n 's/^# nr_cpus //p' "$trace") CPUs," \
+		"$(grep -vc '^#' "$trace") events," \
+		"$(sed -n 's/^# dropped //p' "$trace") dropped"
+	echo
+	echo "== migrations per cause (causes seen)"
+	awk '/^duration_sec|^migrations/ { print; next }
+	     /^cause / { print; c = 1; next }
+	     c && /^total/ { print; exit }
+	     c && $2 > 0 { print }' "$out/stats.txt"
+	echo
+	echo "== busiest tasks (top 10 of $(($(wc -l <"$out/tasks.txt") - 1)))"
+	head -11 "$out/tasks.txt"
+	echo
+	echo "== from/to CPU matrix"
+	awk '/^from\\to \(count\)/ { on = 1 } on && /^$/ { exit } on { print }' "$out/stats.txt"
+	echo
+	echo "Files in $out: trace (raw, format 1.1), stats.txt (all causes,"
+	echo "rates), tasks.txt (every task), console.log (guest console)."
+} | tee "$out/report.txt"

@@ -1,0 +1,95 @@
+#!/usr/bin/perl
+# scripts/migrate_stats on a generated trace whose counts are known, its
+# refusals of bad input, and agreement with the guest's real trace.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+
+my $top = $ENV{MT_TOP} // do { my $d = $0; $d =~ s@/t/[^/]*$@@; $d eq $0 ? '.' : $d };
+my $tool = "$top/scripts/migrate_stats";
+my $dir = tempdir(CLEANUP => 1);
+
+sub run {
+	my ($args, $input) = @_;
+	my $in = "$dir/in";
+	open(my $fh, '>', $in) or die;
+	print $fh $input;
+	close($fh);
+	my $out = `$tool $args $in 2>$dir/err`;
+	my $rc = $? >> 8;
+	my $err = do { local (@ARGV, $/) = ("$dir/err"); <> };
+	return ($rc, $out, $err);
+}
+
+# A trace with random migrations; the expected counts kept on the side.
+my @causes = qw(try_to_wake_up wake_up_new_task detach_tasks);
+my $hdr = "# version 1.1.0\n# nr_cpus 4\n# ts_field 1\n# dropped 0\n" .
+	join('', map { "# cause " . ($_ + 1) . " $causes[$_]\n" } 0 .. $#causes) .
+	"# loc 4 copy_process\n# loc 5 set_task_comm\n# loc 6 task_list\n# loc 7 mark\n";
+srand(42);
+my ($ts, $body, %by_cause, %by_pair, %by_pid) = (1_000_000, '');
+$body .= sprintf("0x%016x 0 . . 100 4 : worker one\n", $ts);
+for (1 .. 5000) {
+	$ts += 1 + int(rand(1000));
+	my ($from, $to) = (int(rand(4)), int(rand(3)));
+	$to++ if $to >= $from;
+	my $k = int(rand(3));
+	my $pid = 100 + int(rand(5));
+	$body .= sprintf("0x%016x %d %d %d %d %d\n", $ts, $to, $from, $to, $pid, $k + 1);
+	$by_cause{$causes[$k]}++;
+	$by_pair{"$from $to"}++;
+	$by_pid{$pid}++;
+}
+$body .= sprintf("0x%016x 1 . . 1 7 0x0000002a\n", $ts + 1);
+$body .= sprintf("0x%016x 1 . . 1 99 some future event kind\n", $ts + 2);
+my $trace = $hdr . $body;
+
+my ($rc, $out, $err) = run('--stats', $trace);
+is($rc, 0, '--stats exits 0') or diag($err);
+for my $c (@causes) {
+	like($out, qr/^\Q$c\E\s+$by_cause{$c}\s/m, "--stats counts $c");
+}
+like($out, qr/^total\s+5000\s/m, '--stats total is 5000');
+my ($row1) = $out =~ /^from\\to \(count\).*?\ncpu1\s+(.*?)\n/ms;
+my @row1 = split ' ', $row1 // '';
+is_deeply([@row1[0 .. 3]], [map { $by_pair{"1 $_"} // 0 } 0 .. 3], 'matrix row cpu1 matches');
+
+($rc, $out) = run('--summary_pid', $trace);
+my %got = map { /^\s*(\d+)\s+(\d+)/ ? ($1 => $2) : () } split /\n/, $out;
+delete $got{pid};
+is_deeply(\%got, \%by_pid, '--summary_pid counts every pid');
+like($out, qr/^\s*100\s+\d+\s+\S+\s+worker one$/m, '--summary_pid names a pid with spaces in its comm');
+
+($rc, $out) = run('--stats --cause detach_tasks --cpu_from 2', $trace);
+my $want = grep { 1 } ($body =~ /^0x\S+ \d+ 2 \d+ \d+ 3$/mg);
+like($out, qr/^total\s+$want\s/m, 'filters --cause and --cpu_from are ANDed');
+
+($rc, $out) = run('--migrate --pid 101', $trace);
+is(scalar(() = $out =~ /\n/g), $by_pid{101}, '--migrate --pid lists that pid only');
+
+my @bad = (
+	['unsorted input', '--stats', $hdr . join("\n", reverse split /\n/, $body) . "\n", qr/not in time order/],
+	['major version 2', '--stats', ($trace =~ s/version 1.1.0/version 2.0.0/r), qr/not 1\.x/],
+	['malformed line', '--stats', $hdr . "0xzz 1 2\n", qr/:\d+: malformed/],
+	['unknown cause filter', '--stats --cause nosuch', $trace, qr/unknown cause 'nosuch'/],
+	['contradictory filters', '--stats --pid 5 --pid_exclude 5', $trace, qr/contradict/],
+	['no output option', '', $trace, qr/nothing to do/],
+	['no header', '--stats', $body, qr/before any '# version'/],
+);
+for my $b (@bad) {
+	my ($name, $args, $in, $re) = @$b;
+	($rc, $out, $err) = run($args, $in);
+	ok($rc != 0 && $err =~ $re && ($err =~ tr/\n//) == 1, "refused with one line: $name")
+		or diag("rc=$rc err=$err");
+}
+
+# The guest's real trace: totals agree with a plain count of its lines.
+my $real = "$top/out/check/trace";
+SKIP: {
+	skip('the guest kept no trace in out/check', 1) unless -s $real;
+	my $n = `grep -v '^#' $real | awk '\$3 != "."' | wc -l` + 0;
+	my $s = `$tool --stats $real`;
+	like($s, qr/^total\s+$n\s/m, "real trace: --stats total equals its $n migration lines");
+}
+done_testing();
