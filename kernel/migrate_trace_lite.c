@@ -64,6 +64,7 @@ static const char * const mt_cause_names[] = {
 	[MT_CAUSE_SCHED_TTWU_PENDING]		= "sched_ttwu_pending",
 	[MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ] = "move_remote_task_to_local_dsq",
 };
+
 static_assert(ARRAY_SIZE(mt_cause_names) == MT_CAUSE_END);
 
 /*
@@ -139,6 +140,7 @@ static const char * const mt_event_names[] = {
 	[MT_EV_TASK_LIST]	= "task_list",
 	[MT_EV_MARK]		= "mark",
 };
+
 static_assert(ARRAY_SIZE(mt_event_names) == MT_EV_END);
 
 /* Every record starts with this; a padding record has only len and type. */
@@ -176,7 +178,6 @@ struct mt_rec_clock {
 static_assert(sizeof(struct mt_rec_migrate) == 24);
 static_assert(sizeof(struct mt_rec_comm) % 8 == 0);
 static_assert(sizeof(struct mt_rec_clock) % 8 == 0);
-static_assert(NR_CPUS <= U16_MAX);
 
 #define MT_MAX_CHUNK_SIZE	4096UL
 
@@ -305,18 +306,25 @@ static void mt_log_comm(unsigned int type, struct task_struct *p)
 	local_irq_restore(flags);
 }
 
-static void mt_log_mark(unsigned long mark)
+/* Return: 0, -EINVAL if no trace runs, -ENOSPC if the buffer is full. */
+static int mt_log_mark(unsigned long mark)
 {
 	struct mt_rec_mark *r;
 	unsigned long flags;
+	int ret = -EINVAL;
 
 	local_irq_save(flags);
 	if (READ_ONCE(mt_tracing)) {
 		r = mt_open_record(sizeof(*r), MT_EV_MARK, current->pid);
-		if (r)
+		if (r) {
 			r->mark = mark;
+			ret = 0;
+		} else {
+			ret = -ENOSPC;
+		}
 	}
 	local_irq_restore(flags);
+	return ret;
 }
 
 /* Runs on every online CPU, interrupts off, when a trace starts. */
@@ -707,10 +715,10 @@ static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	/* A mark that cannot be recorded is an error, not a silent no-op. */
-	if (!READ_ONCE(mt_tracing))
-		return mt_dropped() ? -ENOSPC : -EINVAL;
-	mt_trace_mark(val);
-	return count;
+	ret = mt_log_mark(val);
+	if (ret == -EINVAL && mt_dropped())
+		ret = -ENOSPC;
+	return ret ? ret : count;
 }
 
 static const struct file_operations mt_mark_fops = {
@@ -758,6 +766,9 @@ static int __init mt_alloc_buffers(void)
 	int cpu;
 
 	mt_buf_size = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE * 1024UL;
+	/* A record keeps CPU numbers in 16 bits. */
+	if (nr_cpu_ids > U16_MAX + 1)
+		return -E2BIG;
 	mt_chunk_mask = ~(min(MT_MAX_CHUNK_SIZE,
 			      rounddown_pow_of_two(mt_buf_size)) - 1);
 	for_each_possible_cpu(cpu) {
@@ -775,10 +786,11 @@ static int __init mt_alloc_buffers(void)
 static int __init mt_trace_init(void)
 {
 	struct dentry *dir;
+	int ret = mt_alloc_buffers();
 
-	if (mt_alloc_buffers())
-		pr_warn("no memory for %lu KiB per CPU: migration trace disabled\n",
-			mt_buf_size / 1024);
+	if (ret)
+		pr_warn("cannot set up %lu KiB per CPU (%d): migration trace disabled\n",
+			mt_buf_size / 1024, ret);
 	else
 		mt_ready = true;
 
@@ -789,6 +801,10 @@ static int __init mt_trace_init(void)
 	debugfs_create_file("trace", 0400, dir, NULL, &mt_trace_fops);
 	return 0;
 }
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST
+#include "migrate_trace_lite_test.c"
+#endif
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
