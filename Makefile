@@ -54,8 +54,9 @@ OFF_OBJS	:= kernel/sched/core.o kernel/sched/fair.o \
 		   kernel/sched/build_policy.o kernel/fork.o fs/exec.o
 $(B)/kernel-off/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-off.config
 	@echo "  CONFIG  build/kernel-off"
-	@$(H)/configure.sh $(B)/linux $(B)/kernel-off $(H)/kernel.config \
-		$(H)/kernel-off.config
+	@grep -v SNSC_ $(H)/kernel.config | cat - $(H)/kernel-off.config \
+		>$(B)/kernel-off.config
+	@$(H)/configure.sh $(B)/linux $(B)/kernel-off $(B)/kernel-off.config
 
 kernel-off: $(B)/kernel-off/.config
 	@echo "  BUILD   build/kernel-off ($(OFF_OBJS))"

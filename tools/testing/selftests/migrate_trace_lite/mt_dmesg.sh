@@ -8,6 +8,6 @@ DIR=$(dirname "$0")
 
 ktap_print_header
 ktap_set_plan 1
-bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace:|possible .*deadlock|KASAN:|UBSAN:|migrate_trace_lite' | head -5)
+bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace:|possible .*deadlock|KASAN:|UBSAN:|\] migrate_trace_lite: ' | head -5)
 check "dmesg holds no WARN, BUG or splat" "$bad" ""
 ktap_finished

@@ -18,7 +18,10 @@ ktap_print_msg "$written marks written before: $err"
 check "marks are refused with ENOSPC once the buffer is full" "$err" ENOSPC
 check "tracing stopped by itself" "$(mt_state)" 0
 T=$TMPD/trace
+t0=$(cut -d' ' -f1 /proc/uptime)
 mt_save "$T"
+t1=$(cut -d' ' -f1 /proc/uptime)
+ktap_print_msg "read $(wc -l <"$T") lines ($(wc -c <"$T") bytes) in $(awk "BEGIN { print $t1 - $t0 }") s"
 check "the header counts dropped records" \
 	"$(sed -n 's/^# dropped //p' "$T" | awk '{ print ($1 > 0) ? "yes" : $1 }')" yes
 mt_events "$T" mark | awk '$1 != "" { print $2 }' >"$TMPD/marks"
