@@ -22,10 +22,13 @@
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
 
+#include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/migrate_trace_lite.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -261,7 +264,8 @@ static void mt_buffer_full(struct mt_buf *b)
 }
 
 /* Reserve and stamp a record on this CPU; interrupts must be off. */
-static void *mt_open_record(unsigned int len, unsigned int type, pid_t pid)
+static void *mt_open_record(unsigned int len, unsigned int type, pid_t pid,
+			    u64 ts)
 {
 	struct mt_buf *b = this_cpu_ptr(&mt_bufs);
 	struct mt_rec *r = mt_reserve(b, len);
@@ -273,16 +277,16 @@ static void *mt_open_record(unsigned int len, unsigned int type, pid_t pid)
 	r->len = len;
 	r->type = type;
 	r->pid = pid;
-	r->ts = local_clock();
+	r->ts = ts;
 	return r;
 }
 
 static void mt_log_migration(struct task_struct *p, unsigned int from,
-			     unsigned int to, enum mt_cause cause)
+			     unsigned int to, enum mt_cause cause, u64 now)
 {
 	struct mt_rec_migrate *r;
 
-	r = mt_open_record(sizeof(*r), cause, p->pid);
+	r = mt_open_record(sizeof(*r), cause, p->pid, now);
 	if (r) {
 		r->from = from;
 		r->to = to;
@@ -297,7 +301,7 @@ static void mt_log_comm(unsigned int type, struct task_struct *p)
 
 	local_irq_save(flags);
 	if (READ_ONCE(mt_tracing)) {
-		r = mt_open_record(sizeof(*r), type, p->pid);
+		r = mt_open_record(sizeof(*r), type, p->pid, local_clock());
 		if (r) {
 			memcpy(r->comm, p->comm, sizeof(r->comm));
 			r->comm[sizeof(r->comm) - 1] = '\0';
@@ -315,7 +319,8 @@ static int mt_log_mark(unsigned long mark)
 
 	local_irq_save(flags);
 	if (READ_ONCE(mt_tracing)) {
-		r = mt_open_record(sizeof(*r), MT_EV_MARK, current->pid);
+		r = mt_open_record(sizeof(*r), MT_EV_MARK, current->pid,
+				   local_clock());
 		if (r) {
 			r->mark = mark;
 			ret = 0;
@@ -334,7 +339,7 @@ static void mt_log_start_clock(void *unused)
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
-	r = mt_open_record(sizeof(*r), MT_EV_START_CLOCK, 0);
+	r = mt_open_record(sizeof(*r), MT_EV_START_CLOCK, 0, local_clock());
 	if (r) {
 		r->sec = now.tv_sec;
 		r->usec = now.tv_nsec / NSEC_PER_USEC;
@@ -809,7 +814,8 @@ static int __init mt_trace_init(void)
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
 static inline void mt_log_migration(struct task_struct *p, unsigned int from,
-				    unsigned int to, enum mt_cause cause)
+				    unsigned int to, enum mt_cause cause,
+				    u64 now)
 {
 }
 
@@ -832,15 +838,472 @@ static inline bool mt_trace_running(void)
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+
+/*
+ * Migration statistics: per-cause counts per period of period_msec.
+ *
+ * Each CPU counts the events of its current period in its own counters.
+ * When it sees an event past the end of that period, or when a reader asks
+ * it by IPI, it adds them to the shared history, one row per period: the
+ * only cross-CPU atomics are one per cause per CPU per period, never one
+ * per event.  A row is final once every CPU has moved past it, and only
+ * final rows are shown.
+ */
+
+#define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
+#define MS_MAX_PERIOD_MSEC	3600000UL
+
+struct ms_row {
+	atomic_t count[MT_NR_CAUSES];	/* index: cause - 1 */
+};
+
+struct ms_cpu {
+	u64 period;			/* the period @count belongs to */
+	u64 period_end;			/* local_clock() when it ends */
+	u32 count[MT_NR_CAUSES];
+};
+
+static DEFINE_PER_CPU(struct ms_cpu, ms_cpus);
+static struct ms_row *ms_hist __ro_after_init;
+
+static bool ms_collecting;		/* hooks count; read locklessly */
+/* Under mt_mutex: */
+static bool ms_holds_hooks;
+static bool ms_started;			/* a collection ran since the reset */
+static bool ms_folded;			/* ...and stopped, all counts in rows */
+static unsigned long ms_period_msec = 1000;
+static u64 ms_period_ns;
+static u64 ms_start_ns;			/* local_clock() when period 0 began */
+static u64 ms_complete;			/* rows final after the stop */
+static struct timespec64 ms_start_wall;
+static unsigned int ms_readers;
+static atomic_long_t ms_dropped;
+
+static inline bool ms_stat_running(void)
+{
+	/* See the per-CPU state ms_start_locked() set up before its release. */
+	return smp_load_acquire(&ms_collecting);
+}
+
+static void ms_release_hooks_workfn(struct work_struct *work)
+{
+	mutex_lock(&mt_mutex);
+	if (!READ_ONCE(ms_collecting))
+		mt_hooks_put(&ms_holds_hooks);
+	mutex_unlock(&mt_mutex);
+}
+
+static DECLARE_WORK(ms_release_work, ms_release_hooks_workfn);
+
+static void ms_full_irq_workfn(struct irq_work *work)
+{
+	schedule_work(&ms_release_work);
+}
+
+static DEFINE_IRQ_WORK(ms_full_irq_work, ms_full_irq_workfn);
+
+/* Add @pc's counts to its period's row; interrupts off or writers gone. */
+static void ms_fold(struct ms_cpu *pc)
+{
+	int i;
+
+	if (pc->period >= MS_NR_PERIODS)
+		return;
+	for (i = 0; i < MT_NR_CAUSES; i++) {
+		if (pc->count[i]) {
+			atomic_add(pc->count[i], &ms_hist[pc->period].count[i]);
+			pc->count[i] = 0;
+		}
+	}
+}
+
+/*
+ * Fold, then move @pc to the period of @now.  Runs once per period per
+ * CPU at most, so the division for a CPU that idled is affordable here.
+ */
+static void ms_advance(struct ms_cpu *pc, u64 now)
+{
+	u64 passed;
+
+	ms_fold(pc);
+	if (now < pc->period_end)
+		return;
+	passed = div64_u64(now - pc->period_end, ms_period_ns) + 1;
+	pc->period += passed;
+	pc->period_end += passed * ms_period_ns;
+	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
+		/* The history is full: stop, and let a worker drop the key. */
+		WRITE_ONCE(ms_collecting, false);
+		irq_work_queue(&ms_full_irq_work);
+	}
+}
+
+static void ms_count(enum mt_cause cause, u64 now)
+{
+	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
+
+	if (unlikely(now >= pc->period_end)) {
+		ms_advance(pc, now);
+		if (unlikely(pc->period >= MS_NR_PERIODS)) {
+			atomic_long_inc(&ms_dropped);
+			return;
+		}
+	}
+	pc->count[cause - 1]++;
+}
+
+/* IPI: bring this CPU's counters up to date. */
+static void ms_sync_cpu(void *unused)
+{
+	if (READ_ONCE(ms_collecting))
+		ms_advance(this_cpu_ptr(&ms_cpus), local_clock());
+}
+
+/*
+ * While collecting: have every CPU fold its counts and return how many
+ * rows are final, i.e. every CPU has moved past them.
+ */
+static u64 ms_sync_locked(void)
+{
+	u64 complete = MS_NR_PERIODS;
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(ms_sync_cpu, NULL, 1);
+	for_each_online_cpu(cpu)
+		complete = min(complete, per_cpu_ptr(&ms_cpus, cpu)->period);
+	cpus_read_unlock();
+	return complete;
+}
+
+static int ms_start_locked(void)
+{
+	int cpu;
+
+	if (!ms_hist)
+		return -ENOMEM;
+	if (ms_collecting)
+		return 0;
+	/* A stopped collection keeps its timeline: reset before the next. */
+	if (ms_started)
+		return -EBUSY;
+	ms_period_ns = ms_period_msec * NSEC_PER_MSEC;
+	ktime_get_real_ts64(&ms_start_wall);
+	ms_start_ns = local_clock();
+	for_each_possible_cpu(cpu) {
+		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+
+		memset(pc, 0, sizeof(*pc));
+		pc->period_end = ms_start_ns + ms_period_ns;
+	}
+	ms_started = true;
+	ms_folded = false;
+	/* Publish the per-CPU state above to the hooks (ms_stat_running()). */
+	smp_store_release(&ms_collecting, true);
+	mt_hooks_get(&ms_holds_hooks);
+	return 0;
+}
+
+/* Stop the writers (if not stopped by a full history) and fold it all. */
+static void ms_stop_locked(void)
+{
+	u64 stop_ns = local_clock();
+	int cpu;
+
+	if (READ_ONCE(ms_collecting)) {
+		WRITE_ONCE(ms_collecting, false);
+		ms_complete = min_t(u64, MS_NR_PERIODS,
+				    div64_u64(stop_ns - ms_start_ns, ms_period_ns));
+	} else if (ms_started && !ms_folded) {
+		ms_complete = MS_NR_PERIODS;	/* stopped itself: full */
+	}
+	mt_hooks_put(&ms_holds_hooks);
+	synchronize_rcu();
+	if (ms_started && !ms_folded) {
+		for_each_possible_cpu(cpu)
+			ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+		ms_folded = true;
+	}
+}
+
+/* A collection whose history has run out stops even if nothing migrates. */
+static void ms_stop_if_expired_locked(void)
+{
+	if (READ_ONCE(ms_collecting) &&
+	    local_clock() - ms_start_ns >= MS_NR_PERIODS * ms_period_ns)
+		ms_sync_locked();
+	if (!READ_ONCE(ms_collecting))
+		ms_stop_locked();
+}
+
+static int ms_reset_locked(void)
+{
+	if (ms_readers)
+		return -EBUSY;
+	ms_stop_locked();
+	memset(ms_hist, 0, MS_NR_PERIODS * sizeof(*ms_hist));
+	atomic_long_set(&ms_dropped, 0);
+	ms_started = false;
+	ms_folded = false;
+	ms_complete = 0;
+	return 0;
+}
+
+struct ms_iter {
+	u64 rows;		/* final rows in this snapshot */
+};
+
+static void *ms_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct ms_iter *it = m->private;
+
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return *pos - 1 < it->rows ? &ms_hist[*pos - 1] : NULL;
+}
+
+static void *ms_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return ms_seq_start(m, pos);
+}
+
+static void ms_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static void ms_show_header(struct seq_file *m)
+{
+	int i;
+
+	/* 1.1: adds nr_cpus, dropped and sched_clock to 1.0 */
+	seq_puts(m, "# version 1.1.0\n");
+	seq_printf(m, "# period_msec %lu\n", ms_period_msec);
+	seq_printf(m, "# gettimeofday %lld %06ld\n",
+		   (long long)ms_start_wall.tv_sec,
+		   ms_start_wall.tv_nsec / NSEC_PER_USEC);
+	seq_puts(m, "# ts_field 1\n");
+	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
+	seq_printf(m, "# dropped %ld\n", atomic_long_read(&ms_dropped));
+	seq_printf(m, "# sched_clock 0x%016llx\n", ms_start_ns);
+	for (i = 1; i < MT_CAUSE_END; i++)
+		seq_printf(m, "# field %d %s\n", i + 1, mt_cause_names[i]);
+	seq_printf(m, "# field %d migrate\n", MT_CAUSE_END + 1);
+}
+
+static void ms_show_row(struct seq_file *m, u64 period, struct ms_row *row)
+{
+	u64 msec = period * ms_period_msec;
+	unsigned long sum = 0;
+	u64 sec;
+	u32 rem;
+	int i;
+
+	sec = div_u64_rem(msec, MSEC_PER_SEC, &rem);
+	seq_printf(m, "%llu.%03u", sec, rem);
+	for (i = 0; i < MT_NR_CAUSES; i++) {
+		unsigned int n = atomic_read(&row->count[i]);
+
+		sum += n;
+		seq_put_decimal_ull(m, " ", n);
+	}
+	seq_put_decimal_ull(m, " ", sum);
+	seq_putc(m, '\n');
+}
+
+static int ms_seq_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		ms_show_header(m);
+	else
+		ms_show_row(m, (struct ms_row *)v - ms_hist, v);
+	return 0;
+}
+
+static const struct seq_operations ms_seq_ops = {
+	.start	= ms_seq_start,
+	.next	= ms_seq_next,
+	.stop	= ms_seq_stop,
+	.show	= ms_seq_show,
+};
+
+static int ms_stat_open(struct inode *inode, struct file *file)
+{
+	struct ms_iter *it;
+
+	it = __seq_open_private(file, &ms_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	mutex_lock(&mt_mutex);
+	ms_stop_if_expired_locked();
+	if (READ_ONCE(ms_collecting))
+		it->rows = ms_sync_locked();
+	else
+		it->rows = ms_started ? ms_complete : 0;
+	ms_readers++;
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+
+static int ms_stat_release(struct inode *inode, struct file *file)
+{
+	mutex_lock(&mt_mutex);
+	ms_readers--;
+	mutex_unlock(&mt_mutex);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations ms_stat_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ms_stat_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= ms_stat_release,
+};
+
+static ssize_t ms_enable_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	mutex_lock(&mt_mutex);
+	ms_stop_if_expired_locked();
+	mutex_unlock(&mt_mutex);
+	return mt_read_bool(ubuf, count, ppos, READ_ONCE(ms_collecting));
+}
+
+static ssize_t ms_enable_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val > 1)
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	if (val)
+		ret = ms_start_locked();
+	else
+		ms_stop_locked();
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ms_enable_fops = {
+	.owner	= THIS_MODULE,
+	.read	= ms_enable_read,
+	.write	= ms_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t ms_period_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%lu\n", READ_ONCE(ms_period_msec));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t ms_period_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && (val == 0 || val > MS_MAX_PERIOD_MSEC))
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	/* The rows collected so far are of the old period: keep it. */
+	if (ms_started)
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(ms_period_msec, val);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ms_period_fops = {
+	.owner	= THIS_MODULE,
+	.read	= ms_period_read,
+	.write	= ms_period_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t ms_reset_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val != 0)
+		ret = -EINVAL;
+	if (!ret) {
+		mutex_lock(&mt_mutex);
+		ret = ms_reset_locked();
+		mutex_unlock(&mt_mutex);
+	}
+	return ret ? ret : count;
+}
+
+static const struct file_operations ms_reset_fops = {
+	.owner	= THIS_MODULE,
+	.write	= ms_reset_write,
+	.llseek	= noop_llseek,
+};
+
+static void __init ms_stat_init(void)
+{
+	struct dentry *dir;
+
+	/* Without it, enable fails with -ENOMEM; vzalloc() said why. */
+	ms_hist = vzalloc(MS_NR_PERIODS * sizeof(*ms_hist));
+
+	dir = debugfs_create_dir("migration_stat", NULL);
+	debugfs_create_file("enable", 0600, dir, NULL, &ms_enable_fops);
+	debugfs_create_file("period_msec", 0600, dir, NULL, &ms_period_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &ms_reset_fops);
+	debugfs_create_file("stat", 0400, dir, NULL, &ms_stat_fops);
+}
+
+#else /* !CONFIG_SNSC_LITE_MIGRATION_STAT */
+
+static inline bool ms_stat_running(void)
+{
+	return false;
+}
+
+static inline void ms_count(enum mt_cause cause, u64 now)
+{
+}
+
+static inline void ms_stat_init(void)
+{
+}
+
+#endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
+
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		       enum mt_cause cause)
 {
 	unsigned int old_cpu = task_cpu(p);
+	u64 now;
 
 	if (old_cpu == new_cpu)
 		return;
+	/* One timestamp: the trace and the stat put the event in one period. */
+	now = local_clock();
 	if (mt_trace_running())
-		mt_log_migration(p, old_cpu, new_cpu, cause);
+		mt_log_migration(p, old_cpu, new_cpu, cause, now);
+	if (ms_stat_running())
+		ms_count(cause, now);
 }
 
 void __mt_copy_process(struct task_struct *p)
@@ -855,6 +1318,8 @@ void __mt_set_task_comm(struct task_struct *p)
 
 static int __init migrate_trace_lite_init(void)
 {
-	return mt_trace_init();
+	mt_trace_init();
+	ms_stat_init();
+	return 0;
 }
 late_initcall(migrate_trace_lite_init);

@@ -83,3 +83,44 @@ mt_malformed() {
 	{ print }
 	' "$1"
 }
+
+MS_DIR=/sys/kernel/debug/migration_stat
+
+# Data rows of a stat file as "PERIOD_INDEX CAUSE_NAME COUNT", nonzero only.
+ms_rows_by_cause() {
+	awk '
+	/^# field / { name[$3] = $4; last = $3; next }
+	/^#/ { next }
+	{ for (i = 2; i < last; i++) if ($i > 0) print NR_DATA + 0, name[i], $i
+	  NR_DATA++ }
+	' "$1"
+}
+
+# Migrations of TRACE bucketed into the periods of STAT, as
+# "PERIOD_INDEX CAUSE_NAME COUNT"; only periods STAT shows.
+mt_rows_by_cause() {
+	awk -v stat="$2" '
+	function hex(s,   i, n) {
+		n = 0
+		s = substr(s, 3)
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	BEGIN {
+		while ((getline l < stat) > 0) {
+			split(l, w, " ")
+			if (w[2] == "sched_clock") start = hex(w[3])
+			else if (w[2] == "period_msec") period = w[3] * 1000000
+			else if (l !~ /^#/) rows++
+		}
+	}
+	/^# cause / { cause[$3] = $4; next }
+	/^#/ || $3 == "." { next }
+	{ t = hex($1)
+	  if (t < start) next
+	  p = int((t - start) / period)
+	  if (p < rows) n[p " " cause[$6]]++ }
+	END { for (k in n) print k, n[k] }
+	' "$1"
+}

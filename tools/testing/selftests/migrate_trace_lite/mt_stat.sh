@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# migration_stat/: files and refusals; counts equal to a trace of the same
+# window, period by period and cause by cause; idle periods; a full
+# history stops the collection with every row kept.
+
+DIR=$(dirname "$0")
+. "$DIR/ktap_helpers.sh"
+. "$DIR/mt_lib.sh"
+
+ktap_print_header
+mt_require
+if [ ! -d "$MS_DIR" ]; then
+	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 49
+
+ms_state() { cat "$MS_DIR/enable"; }
+ms_period() { cat "$MS_DIR/period_msec"; }
+ms_data_rows() { grep -vc '^#' "$1"; }
+
+for f in enable:600 period_msec:600 reset:200 stat:400; do
+	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MS_DIR/${f%%:*}")" "${f##*:}"
+done
+check "reset" "$(wr "$MS_DIR/reset" 0)" ok
+check "period_msec defaults to 1000" "$(ms_period)" 1000
+for bad in "" 0 -1 abc 3600001 99999999999999999999999 "10 "; do
+	check "period_msec '$bad' is refused" "$(wr "$MS_DIR/period_msec" "$bad")" EINVAL
+done
+check "period_msec of 4 KiB garbage is refused" \
+	"$("$HELPER" write-garbage "$MS_DIR/period_msec" 4096)" EINVAL
+check "period_msec with an embedded NUL is refused" \
+	"$("$HELPER" write-nul "$MS_DIR/period_msec" 5)" EINVAL
+check "period_msec unchanged by refused writes" "$(ms_period)" 1000
+check "period_msec 100" "$(wr "$MS_DIR/period_msec" 100)" ok
+check "period_msec reads 100" "$(ms_period)" 100
+
+# Collection together with a trace of the same window.
+mt_reset
+mt_start
+check "start" "$(wr "$MS_DIR/enable" 1)" ok
+check "enable reads 1" "$(ms_state)" 1
+check "start while collecting is a no-op" "$(wr "$MS_DIR/enable" 1)" ok
+check "period_msec is refused while collecting" "$(wr "$MS_DIR/period_msec" 10)" EBUSY
+for bad in "" 2 -1 abc; do
+	check "enable '$bad' is refused" "$(wr "$MS_DIR/enable" "$bad")" EINVAL
+done
+child=
+[ "$(nproc)" -ge 3 ] && child=$("$HELPER" affinity 20 1 2 0 0x2001 0x2002)
+sleep 0.3
+cat "$MS_DIR/stat" >"$TMPD/live"
+check "stat is readable while collecting, complete periods only" \
+	"$(n=$(ms_data_rows "$TMPD/live"); [ "$n" -ge 2 ] && [ "$n" -le 60 ] && echo yes)" yes
+[ -n "$child" ] && child2=$("$HELPER" affinity 30 2 1 0 0x2003 0x2004)
+"$HELPER" mixed 2 /bin/true
+sleep 0.2
+check "stop" "$(wr "$MS_DIR/enable" 0)" ok
+mt_stop
+S=$TMPD/stat T=$TMPD/trace
+cat "$MS_DIR/stat" >"$S"
+mt_save "$T"
+ktap_print_msg "stat: $(ms_data_rows "$S") periods; trace: $(mt_migrations "$T" | wc -l) migrations"
+
+check "header: version 1.x, period_msec, ts_field, gettimeofday" \
+	"$(grep -c -e '^# version 1\.' -e '^# period_msec 100$' -e '^# ts_field 1$' \
+		-e '^# gettimeofday [0-9]* [0-9]*$' "$S")" 4
+check "fields are the trace's causes in order, then migrate" \
+	"$(awk '$2 == "field" { printf "%s ", $4 }' "$S")" \
+	"$(awk '$2 == "cause" { printf "%s ", $4 } END { printf "migrate " }' "$T")"
+check "every row: migrate is the sum of the causes" \
+	"$(awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) bad++ }
+		END { print bad + 0 }' "$S")" 0
+check "rows are consecutive periods from 0.000" \
+	"$(awk '/^#/ { next } { want = sprintf("%d.%03d", n * 100 / 1000, (n * 100) % 1000);
+		if ($1 != want) bad++; n++ } END { print bad + 0 }' "$S")" 0
+ms_rows_by_cause "$S" | sort >"$TMPD/s_rows"
+mt_rows_by_cause "$T" "$S" | sort >"$TMPD/t_rows"
+if cmp -s "$TMPD/s_rows" "$TMPD/t_rows" && [ -s "$TMPD/s_rows" ]; then
+	ktap_test_pass "every period's per-cause counts equal the trace's"
+else
+	ktap_test_fail "every period's per-cause counts equal the trace's"
+	diff "$TMPD/s_rows" "$TMPD/t_rows" | head -8 | sed 's/^/#   /'
+fi
+check "per-cause totals equal the trace's" \
+	"$(awk '{ n[$2] += $3 } END { for (c in n) print c, n[c] }' "$TMPD/s_rows" | sort)" \
+	"$(awk '{ n[$2] += $3 } END { for (c in n) print c, n[c] }' "$TMPD/t_rows" | sort)"
+if [ -n "$child" ]; then
+	# The known tasks: their 100 moves are in the stat, in their periods.
+	# Between their marks: each child first pins itself to its start CPU.
+	awk -v a="$child" -v b="$child2" '
+		/^#/ { print; next }
+		$7 == "0x00002001" || $7 == "0x00002003" { on = 1 }
+		$7 == "0x00002002" || $7 == "0x00002004" { on = 0 }
+		on && ($5 == a || $5 == b)' "$T" >"$TMPD/child"
+	mt_rows_by_cause "$TMPD/child" "$S" |
+		awk '$2 == "migration_cpu_stop" || $2 == "affine_move_task" { n[$1] += $3 }
+		     END { for (p in n) print p, n[p] }' | sort >"$TMPD/child_rows"
+	check "the known tasks' 20 + 30 round trips are 100 moves in the window" \
+		"$(awk '{ s += $2 } END { print s + 0 }' "$TMPD/child_rows")" 100
+	check "each of its periods counts at least its moves" \
+		"$(awk 'FNR == NR { k[$1] = $2; next }
+			($2 == "migration_cpu_stop" || $2 == "affine_move_task") { s[$1] += $3 }
+			END { for (p in k) if (s[p] < k[p]) bad++; print bad + 0 }' \
+			"$TMPD/child_rows" "$TMPD/s_rows")" 0
+else
+	ktap_test_skip "affinity ping-pong needs 3 CPUs"
+	ktap_test_skip "affinity ping-pong needs 3 CPUs"
+fi
+check "a stopped collection cannot restart" "$(wr "$MS_DIR/enable" 1)" EBUSY
+check "period_msec is refused while the stat holds data" "$(wr "$MS_DIR/period_msec" 10)" EBUSY
+for bad in 1 abc; do
+	check "reset '$bad' is refused" "$(wr "$MS_DIR/reset" "$bad")" EINVAL
+done
+cat "$MS_DIR/stat" >"$TMPD/again"
+check "refused writes changed nothing" "$(cmp -s "$S" "$TMPD/again" && echo same)" same
+
+# Idle periods are written, as zeros.
+mt_reset
+wr "$MS_DIR/reset" 0 >/dev/null
+wr "$MS_DIR/period_msec" 10 >/dev/null
+wr "$MS_DIR/enable" 1 >/dev/null
+sleep 1
+wr "$MS_DIR/enable" 0 >/dev/null
+cat "$MS_DIR/stat" >"$TMPD/idle"
+n=$(ms_data_rows "$TMPD/idle")
+check "1 s at 10 ms: about 100 rows, none skipped" \
+	"$([ "$n" -ge 90 ] && [ "$n" -le 130 ] && echo yes)" yes
+check "idle periods are rows of zeros" \
+	"$(awk '/^#/ { next } $NF == 0 { z++ } END { print (z > 0) ? "yes" : "none" }' "$TMPD/idle")" yes
+
+# A full history stops the collection, every row kept.
+wr "$MS_DIR/reset" 0 >/dev/null
+wr "$MS_DIR/period_msec" 1 >/dev/null
+wr "$MS_DIR/enable" 1 >/dev/null
+"$HELPER" pingpong 3000
+max=$(( $(sed -n 's/^CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE=//p' /proc/config.gz 2>/dev/null || echo 1) * 3600 ))
+sleep $(( max / 1000 + 1 ))
+check "a full history stops the collection" "$(ms_state)" 0
+cat "$MS_DIR/stat" >"$TMPD/full"
+check "the full history holds all $max rows" "$(ms_data_rows "$TMPD/full")" "$max"
+check "its rows are consecutive and consistent" \
+	"$(awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) bad++
+		if ($1 != sprintf("%d.%03d", n / 1000, n % 1000)) bad++; n++ } END { print bad + 0 }' "$TMPD/full")" 0
+check "reset after a full history" "$(wr "$MS_DIR/reset" 0)" ok
+wr "$MS_DIR/enable" 1 >/dev/null
+wr "$MS_DIR/reset" 0 >/dev/null
+check "reset while collecting stops it" "$(ms_state)" 0
+cat "$MS_DIR/stat" >"$TMPD/empty"
+check "and empties the stat" "$(ms_data_rows "$TMPD/empty")" 0
+wr "$MS_DIR/period_msec" 1000 >/dev/null
+mt_reset
+
+ktap_finished
