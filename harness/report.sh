@@ -28,7 +28,16 @@ trace=$out/trace
 	echo
 	echo "== from/to CPU matrix"
 	awk '/^from\\to \(count\)/ { on = 1 } on && /^$/ { exit } on { print }' "$out/stats.txt"
+	if [ -s "$out/stat" ]; then
+		extract=$top/scripts/migrate_extract
+		period=$("$extract" --period_msec "$out/stat")
+		echo
+		echo "== migration_stat: migrations per second, per ${period} ms period"
+		"$extract" --extract "$("$extract" --field_num migrate "$out/stat")" \
+			"$out/stat" | awk '{ printf "%8s %9s%s", $1, $2, (NR % 4) ? "  " : "\n" }
+					    END { if (NR % 4) print "" }'
+	fi
 	echo
-	echo "Files in $out: trace (raw, format 1.1), stats.txt (all causes,"
-	echo "rates), tasks.txt (every task), console.log (guest console)."
+	echo "Files in $out: trace (raw, format 1.1), stat (per-period counts),"
+	echo "stats.txt (all causes, rates), tasks.txt (every task), console.log."
 } | tee "$out/report.txt"
