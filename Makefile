@@ -19,13 +19,15 @@ MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
-.PHONY: all run check deps tree kernel kernel-off initramfs report clean help
+.PHONY: all run check deps tree kernel kernel-off initramfs report clean help \
+	bench-tools
 
 all: kernel initramfs
 
 help:
 	@echo "make run     build, boot, run the demo workload, report (out/run/)"
 	@echo "make check   every test; ends with prove's summary"
+	@echo "make bench-tools  speed and memory of the analysis tools"
 	@echo "make clean   remove build/ and out/"
 
 # Stamp files: deps once per machine state, the tree on any change.
@@ -80,6 +82,11 @@ report:
 check: kernel kernel-off initramfs
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
 	@set -o pipefail; MT_TOP=$(TOP) prove -v t/ 2>&1 | tee $(OUT)/check/prove.log
+
+# Speed and memory of the analysis tools on a generated 1M-event trace.
+bench-tools: deps
+	@mkdir -p $(OUT)
+	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt
 
 clean:
 	rm -rf $(B) $(OUT)

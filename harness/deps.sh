@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
       flex libelf-dev libssl-dev cpio perl xz-utils patch libc6-dev
-      gnuplot-nox)
+      gnuplot-nox time)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

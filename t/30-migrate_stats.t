@@ -6,7 +6,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 
-my $top = $ENV{MT_TOP} // do { my $d = $0; $d =~ s@/t/[^/]*$@@; $d eq $0 ? '.' : $d };
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $tool = "$top/scripts/migrate_stats";
 my $dir = tempdir(CLEANUP => 1);
 
@@ -75,7 +77,7 @@ my @bad = (
 	['unknown cause filter', '--stats --cause nosuch', $trace, qr/unknown cause 'nosuch'/],
 	['contradictory filters', '--stats --pid 5 --pid_exclude 5', $trace, qr/contradict/],
 	['no output option', '', $trace, qr/nothing to do/],
-	['no header', '--stats', $body, qr/before any '# version'/],
+	['no header', '--stats', $body, qr/no '# version' line/],
 );
 for my $b (@bad) {
 	my ($name, $args, $in, $re) = @$b;
