@@ -10,6 +10,32 @@ stats=$top/scripts/migrate_stats
 trace=$out/trace
 [ -s "$trace" ] || { echo "harness: no trace in $out (run make run)" >&2; exit 1; }
 
+# One graph per field that is not all zeros, as the documented workflow
+# draws them; prints the files written.
+graph_fields() {
+	local stat=$1 prefix=$2 extract=$top/scripts/migrate_extract field
+	for field in $(seq "$("$extract" --min_field "$stat")" "$("$extract" --max_field "$stat")"); do
+		"$extract" --extract "$field" "$stat" >"$out/graphs/series" || return 1
+		awk '$NF > 0 { found = 1 } END { exit !found }' "$out/graphs/series" || continue
+		MIGRATE_PLOT_DIR=$out/graphs "$top/scripts/migrate_plot" \
+			-TT "$prefix$("$extract" --field_name "$field" "$stat")" <"$out/graphs/series"
+	done
+	rm -f "$out/graphs/series"
+}
+
+draw_graphs() {
+	rm -rf "$out/graphs"
+	mkdir -p "$out/graphs"
+	"$top/scripts/migrate_plot" --heatmap -TT "from-to CPU heatmap" \
+		-o "$out/graphs/heatmap.png" "$trace"
+	# Per cause and in total from the kernel's stat; per CPU pair from
+	# the trace through migrate_stats --period_cpu_pair.
+	[ -s "$out/stat" ] && graph_fields "$out/stat" "stat "
+	"$stats" --period 500 --period_cpu_pair "$trace" >"$out/graphs/pairs.stat"
+	graph_fields "$out/graphs/pairs.stat" "trace "
+	rm -f "$out/graphs/pairs.stat"
+}
+
 "$stats" --stats "$trace" >"$out/stats.txt"
 "$stats" --summary_pid "$trace" >"$out/tasks.txt"
 {
@@ -37,6 +63,8 @@ trace=$out/trace
 			"$out/stat" | awk '{ printf "%8s %9s%s", $1, $2, (NR % 4) ? "  " : "\n" }
 					    END { if (NR % 4) print "" }'
 	fi
+	echo
+	echo "== graphs (rates per second): $(draw_graphs | wc -l) PNG files in $out/graphs/"
 	echo
 	echo "Files in $out: trace (raw, format 1.1), stat (per-period counts),"
 	echo "stats.txt (all causes, rates), tasks.txt (every task), console.log."

@@ -6,7 +6,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 
-my $top = $ENV{MT_TOP} // do { my $d = $0; $d =~ s@/t/[^/]*$@@; $d eq $0 ? '.' : $d };
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $tool = "$top/scripts/migrate_extract";
 my $dir = tempdir(CLEANUP => 1);
 

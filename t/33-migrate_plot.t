@@ -1,0 +1,84 @@
+#!/usr/bin/perl
+# scripts/migrate_plot: valid, non-empty PNG and SVG files from a stat
+# series and a heatmap from a trace; the documented "pgraph" workflow run
+# as written with migrate_plot in its place; bad input refused.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
+my $s = "$top/scripts";
+my $dir = tempdir(CLEANUP => 1);
+
+if (!`command -v gnuplot 2>/dev/null`) {
+	plan skip_all => 'gnuplot is not installed (harness/deps.sh installs gnuplot-nox)';
+}
+
+# Width and height of a PNG, or nothing if FILE is not a whole PNG.
+sub png_size {
+	my ($file) = @_;
+	open(my $fh, '<:raw', $file) or return;
+	local $/;
+	my $d = <$fh>;
+	return unless length($d) > 33 && substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n" &&
+		      substr($d, 12, 4) eq 'IHDR' && substr($d, -8, 4) eq 'IEND';
+	return unpack('NN', substr($d, 16, 8));
+}
+
+my $stat = "$dir/stat";
+open(my $fh, '>', $stat) or die;
+print $fh "# version 1.1.0\n# period_msec 500\n# gettimeofday 1700000000 0\n# ts_field 1\n" .
+	"# field 2 try_to_wake_up\n# field 3 detach_tasks\n# field 4 migrate\n";
+printf $fh "%d.%03d %d %d %d\n", $_ / 2, ($_ % 2) * 500, $_ % 7, 3, $_ % 7 + 3 for 0 .. 39;
+close($fh);
+
+# The documented workflow, verbatim but for graph= and the paths.
+my $script = <<"EOS";
+set -e
+cd $dir
+graph=$s/migrate_plot
+stat=$stat
+max_field=`$s/migrate_extract --max_field \${stat}`
+min_field=`$s/migrate_extract --min_field \${stat}`
+for field in `seq \${min_field} \${max_field}`; do
+   title=`$s/migrate_extract --field_name \${field} \${stat}`
+   $s/migrate_extract --extract \${field} \${stat} | \${graph} -TT "\${title}"
+done
+EOS
+open(my $sh, '>', "$dir/graph.sh") or die;
+print $sh $script;
+close($sh);
+my $out = `bash $dir/graph.sh 2>&1`;
+is($?, 0, 'the documented graphing loop runs with migrate_plot as the graph program') or diag($out);
+for my $name (qw(try_to_wake_up detach_tasks migrate)) {
+	my ($w, $h) = png_size("$dir/$name.png");
+	ok($w && $w >= 400 && $h >= 200, "$name.png is a valid PNG (${\($w // 0)}x${\($h // 0)})");
+}
+
+$out = `$s/migrate_extract --extract 4 --ts_gmt --ts_date $stat | $s/migrate_plot -TT total -o $dir/total.svg`;
+is($out, "$dir/total.svg\n", 'prints the file it wrote');
+my $svg = do { local (@ARGV, $/) = ("$dir/total.svg"); <> } // '';
+like($svg, qr/<svg.*<\/svg>\s*\z/s, 'wall-clock series to a whole SVG');
+like($svg, qr/>total</, 'the SVG carries the title');
+
+my $trace = "$dir/trace";
+open($fh, '>', $trace) or die;
+print $fh "# version 1.1.0\n# nr_cpus 2\n# cause 1 try_to_wake_up\n";
+printf $fh "0x%016x 1 0 1 5 1\n0x%016x 0 1 0 5 1\n", 2 * $_, 2 * $_ + 1 for 1 .. 10;
+close($fh);
+system("$s/migrate_plot --heatmap -o $dir/heat.png $trace >/dev/null");
+my ($w) = png_size("$dir/heat.png");
+ok($w, '--heatmap of a trace is a valid PNG');
+
+for my $b (['bad series line', "echo 'zero one' | $s/migrate_plot -o $dir/x.png", qr/want 'TIMESTAMP VALUE'/],
+	   ['no data', "printf '' | $s/migrate_plot -o $dir/x.png", qr/no data/],
+	   ['bad format', "echo '0.000 1.00' | $s/migrate_plot --format gif", qr/png or svg/],
+	   ['heatmap of garbage', "echo garbage | $s/migrate_plot --heatmap -o $dir/x.png", qr/could not read|no CPU matrix/]) {
+	my $err = `$b->[1] 2>&1 >/dev/null`;
+	ok($? >> 8 == 2 && $err =~ $b->[2] && ($err =~ tr/\n//) == 1, "refused with one line: $b->[0]")
+		or diag($err);
+}
+done_testing();
