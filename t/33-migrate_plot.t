@@ -58,6 +58,23 @@ for my $name (qw(try_to_wake_up detach_tasks migrate)) {
 	ok($w && $w >= 400 && $h >= 200, "$name.png is a valid PNG (${\($w // 0)}x${\($h // 0)})");
 }
 
+# The trace workflow: migrate_stats --period_* output, graphed the same way.
+my $tr = "$dir/wf.trace";
+open(my $t, '>', $tr) or die;
+print $t "# version 1.1.0\n# nr_cpus 2\n# cause 1 try_to_wake_up\n# loc 2 mark\n";
+printf $t "0x%016x %d %d %d 7 1\n", 1e9 + $_ * 1e8, $_ % 2, $_ % 2, 1 - $_ % 2 for 0 .. 50;
+close($t);
+(my $wf = $script) =~ s@^stat=.*$@trace=$tr\nstat=$dir/wf.stat\n$s/migrate_stats --period 1000 --period_all --period_cause --period_cpu --period_cpu_pair \${trace} > \${stat}@m;
+$wf =~ s@cd $dir@mkdir -p $dir/wf \&\& cd $dir/wf@;
+open($sh, '>', "$dir/wf.sh") or die;
+print $sh $wf;
+close($sh);
+$out = `bash $dir/wf.sh 2>&1`;
+is($?, 0, 'the documented trace graphing workflow runs') or diag($out);
+my @png = glob("$dir/wf/*.png");
+is(scalar(@png), 1 + 1 + 4 + 2, 'one graph per field: cause, migrate, 4 from/to cpu, 2 pairs');
+is(scalar(grep { png_size($_) } @png), scalar(@png), 'all of them valid PNGs');
+
 $out = `$s/migrate_extract --extract 4 --ts_gmt --ts_date $stat | $s/migrate_plot -TT total -o $dir/total.svg`;
 is($out, "$dir/total.svg\n", 'prints the file it wrote');
 my $svg = do { local (@ARGV, $/) = ("$dir/total.svg"); <> } // '';

@@ -62,7 +62,7 @@ cat "$MS_DIR/stat" >"$S"
 mt_save "$T"
 ktap_print_msg "stat: $(ms_data_rows "$S") periods; trace: $(mt_migrations "$T" | wc -l) migrations"
 # Keep the stat for host-side checks of the analysis tools.
-[ -n "${MT_KEEP:-}" ] && cp "$S" "$MT_KEEP/stat"
+[ -n "${MT_KEEP:-}" ] && cp "$S" "$MT_KEEP/stat" && cp "$T" "$MT_KEEP/stat_window_trace"
 
 check "header: version 1.x, period_msec, ts_field, gettimeofday" \
 	"$(grep -c -e '^# version 1\.' -e '^# period_msec 100$' -e '^# ts_field 1$' \
