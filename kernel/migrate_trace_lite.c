@@ -366,6 +366,18 @@ static bool mt_buffers_empty(void)
 	return true;
 }
 
+/* Bytes of buffer written, padding included, over all CPUs. */
+static unsigned long mt_used(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += min_t(unsigned long, mt_buf_size,
+			     local_read(&per_cpu_ptr(&mt_bufs, cpu)->head));
+	return sum;
+}
+
 static unsigned long mt_dropped(void)
 {
 	unsigned long sum = 0;
@@ -566,11 +578,12 @@ static void mt_show_header(struct seq_file *m)
 {
 	int i;
 
-	/* 1.1: adds "# dropped" to 1.0 */
+	/* 1.1: adds "# dropped" and "# buffer_used" to 1.0 */
 	seq_puts(m, "# version 1.1.0\n");
 	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_puts(m, "# ts_field 1\n");
 	seq_printf(m, "# dropped %lu\n", mt_dropped());
+	seq_printf(m, "# buffer_used %lu\n", mt_used());
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_printf(m, "# cause %d %s\n", i, mt_cause_names[i]);
 	for (i = MT_CAUSE_END; i < MT_EV_END; i++)
@@ -788,6 +801,103 @@ static int __init mt_alloc_buffers(void)
 	return 0;
 }
 
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+
+/*
+ * Benchmark of the per-event cost, for "make bench": migration_trace/bench
+ * takes "hook N", "tracepoint N" or "empty N" and runs N calls of
+ * mt_migrate_task() (whatever mt and mstat are doing), of the
+ * sched_migrate_task tracepoint (whatever ftrace is doing) or of nothing,
+ * on the current task with interrupts off; reading gives
+ * "VARIANT N NANOSECONDS" of the last run.
+ */
+#include <trace/events/sched.h>
+
+#define MT_BENCH_MAX_CALLS	1000000UL
+
+static char mt_bench_result[64];
+
+static u64 mt_bench_run(const char *variant, unsigned long n)
+{
+	struct task_struct *p = current;
+	unsigned long flags, i;
+	unsigned int other;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	other = cpumask_any_but(cpu_possible_mask, task_cpu(p));
+	t0 = local_clock();
+	if (!strcmp(variant, "hook")) {
+		for (i = 0; i < n; i++)
+			mt_migrate_task(p, other, MT_CAUSE_TRY_TO_WAKE_UP);
+	} else if (!strcmp(variant, "tracepoint")) {
+		for (i = 0; i < n; i++)
+			trace_sched_migrate_task(p, other);
+	} else {
+		for (i = 0; i < n; i++)
+			barrier();
+	}
+	t1 = local_clock();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
+static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[48], variant[16];
+	unsigned long n;
+	u64 ns;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %lu", variant, &n) != 2 || !n ||
+	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2 ||
+	    (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
+	     strcmp(variant, "empty")))
+		return -EINVAL;
+	ns = mt_bench_run(variant, n);
+	mutex_lock(&mt_mutex);
+	scnprintf(mt_bench_result, sizeof(mt_bench_result), "%s %lu %llu\n",
+		  variant, n, ns);
+	mutex_unlock(&mt_mutex);
+	return count;
+}
+
+static ssize_t mt_bench_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[64];
+
+	mutex_lock(&mt_mutex);
+	strscpy(buf, mt_bench_result, sizeof(buf));
+	mutex_unlock(&mt_mutex);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations mt_bench_fops = {
+	.owner	= THIS_MODULE,
+	.read	= mt_bench_read,
+	.write	= mt_bench_write,
+	.llseek	= default_llseek,
+};
+
+static void __init mt_bench_init(struct dentry *dir)
+{
+	debugfs_create_file("bench", 0600, dir, NULL, &mt_bench_fops);
+}
+
+#else
+
+static inline void mt_bench_init(struct dentry *dir)
+{
+}
+
+#endif /* CONFIG_SNSC_LITE_MIGRATION_BENCH */
+
 static int __init mt_trace_init(void)
 {
 	struct dentry *dir;
@@ -804,6 +914,7 @@ static int __init mt_trace_init(void)
 	debugfs_create_file("mark", 0200, dir, NULL, &mt_mark_fops);
 	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
 	debugfs_create_file("trace", 0400, dir, NULL, &mt_trace_fops);
+	mt_bench_init(dir);
 	return 0;
 }
 
