@@ -20,13 +20,14 @@ GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel kernel-off initramfs report clean help \
-	bench-tools
+	bench bench-tools
 
 all: kernel initramfs
 
 help:
 	@echo "make run     build, boot, run the demo workload, report (out/run/)"
 	@echo "make check   every test; ends with prove's summary"
+	@echo "make bench   kernel overhead against ftrace, record size, read-out (out/bench.txt)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
 	@echo "make clean   remove build/ and out/"
 
@@ -82,6 +83,18 @@ report:
 check: kernel kernel-off initramfs
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
 	@set -o pipefail; MT_TOP=$(TOP) prove -v t/ 2>&1 | tee $(OUT)/check/prove.log
+
+# make bench: the kernel benchmark against ftrace (2 vCPUs, interleaved
+# rounds, medians) and the analysis tools' benchmark; out/bench.txt.
+BENCH_TIMEOUT	?= 900
+bench: kernel initramfs
+	@$(H)/qemu-run.sh $(B) $(OUT)/bench bench $(BENCH_TIMEOUT) 2
+	@$(H)/bench-report.pl $(OUT)/bench/bench.raw \
+		"$$(nproc) x $$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)" \
+		>$(OUT)/bench.txt
+	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt >/dev/null
+	@{ echo; cat $(OUT)/bench-tools.txt; } >>$(OUT)/bench.txt
+	@cat $(OUT)/bench.txt
 
 # Speed and memory of the analysis tools on a generated 1M-event trace.
 bench-tools: deps

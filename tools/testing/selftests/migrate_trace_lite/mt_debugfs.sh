@@ -8,7 +8,7 @@ DIR=$(dirname "$0")
 
 ktap_print_header
 mt_require
-ktap_set_plan 48
+ktap_set_plan 53
 
 for f in enable:600 mark:200 reset:200 trace:400; do
 	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
@@ -63,5 +63,20 @@ wr "$MT_DIR/reset" 0 >/dev/null
 check "reset while tracing stops the trace" "$(mt_state)" 0
 mt_save "$TMPD/t4"
 check "reset while tracing empties the trace" "$(grep -vc '^#' "$TMPD/t4")" 0
+
+# The benchmark file, where CONFIG_SNSC_LITE_MIGRATION_BENCH built it.
+if [ -e "$MT_DIR/bench" ]; then
+	check "bench: mode 600" "$(stat -c %a "$MT_DIR/bench")" 600
+	check "bench: 'hook 1000' runs" "$(wr "$MT_DIR/bench" "hook 1000")" ok
+	check "bench: reports variant, calls and nanoseconds" \
+		"$(sed -n 's/^hook 1000 [0-9][0-9]*$/yes/p' "$MT_DIR/bench")" yes
+	for bad in "hook 0" "spin 10"; do
+		check "bench: '$bad' is refused" "$(wr "$MT_DIR/bench" "$bad")" EINVAL
+	done
+else
+	for i in 1 2 3 4 5; do
+		ktap_test_skip "no $MT_DIR/bench: CONFIG_SNSC_LITE_MIGRATION_BENCH is off"
+	done
+fi
 
 ktap_finished

@@ -339,6 +339,88 @@ static int cmd_marks(int argc, char **argv)
 	return 0;
 }
 
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/*
+ * For the benchmark: P processes each move themselves between CPUs 0
+ * and 1, K round trips (2K migrations) each; prints the elapsed ns and
+ * the number of migrations asked for.
+ */
+static int cmd_bench_affinity(int argc, char **argv)
+{
+	int k, procs, i, j;
+	unsigned long long t0;
+	pid_t *kids;
+
+	if (argc != 2)
+		return 2;
+	k = atoi(argv[0]);
+	procs = atoi(argv[1]);
+	kids = calloc(procs, sizeof(*kids));
+	if (!kids)
+		die("calloc");
+	t0 = now_ns();
+	for (i = 0; i < procs; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0) {
+			for (j = 0; j < k; j++) {
+				pin(0, 1);
+				pin(0, 0);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < procs; i++)
+		waitpid(kids[i], NULL, 0);
+	printf("%llu %d\n", now_ns() - t0, 2 * k * procs);
+	return 0;
+}
+
+/* For the benchmark: the pipe ping-pong, timed; prints the elapsed ns. */
+static int cmd_bench_pingpong(int argc, char **argv)
+{
+	unsigned long long t0 = now_ns();
+
+	if (argc != 1 || cmd_pingpong(1, argv))
+		return 2;
+	printf("%llu %s\n", now_ns() - t0, argv[0]);
+	return 0;
+}
+
+/* Read FILE to the end; prints the elapsed ns, bytes and lines. */
+static int cmd_read_time(int argc, char **argv)
+{
+	unsigned long long t0, bytes = 0, lines = 0;
+	char buf[65536];
+	ssize_t n, i;
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	t0 = now_ns();
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die(argv[0]);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		bytes += n;
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	}
+	if (n < 0)
+		die("read");
+	close(fd);
+	printf("%llu %llu %llu\n", now_ns() - t0, bytes, lines);
+	return 0;
+}
+
 /* The demo/test mix, all at once, for SECONDS seconds. */
 static int cmd_mixed(int argc, char **argv)
 {
@@ -403,6 +485,9 @@ static const struct {
 	{ "comm", "NAME", cmd_comm },
 	{ "marks", "N CPU", cmd_marks },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
+	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
+	{ "bench-pingpong", "N", cmd_bench_pingpong },
+	{ "read-time", "FILE", cmd_read_time },
 };
 
 int main(int argc, char **argv)

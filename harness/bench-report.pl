@@ -1,0 +1,120 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn the guest's bench.raw into the benchmark table: medians over the
+# interleaved rounds, ratios to ftrace measured in the same run, and each
+# target marked PASS or MISS.
+#
+#   bench-report.pl BENCH.RAW HOST-DESCRIPTION
+use strict;
+use warnings;
+
+my $P = $0;
+$P =~ s@.*/@@g;
+my ($raw, $host) = @ARGV;
+die "$P: usage: $P BENCH.RAW HOST-DESCRIPTION\n" unless defined $host;
+open(my $fh, '<', $raw) or die "$P: $raw: $!\n";
+
+my (%ev, %work, %migs, %read, %size, $info);
+while (<$fh>) {
+	my @w = split;
+	next unless @w;
+	if ($w[0] eq 'info') {
+		$info = join(' ', @w[1 .. $#w]);
+	} elsif ($w[0] eq 'event' && @w == 4) {
+		push @{$ev{$w[1]}}, $w[2] / $w[3];
+	} elsif ($w[0] eq 'work' && @w == 5) {
+		push @{$work{$w[1]}{$w[2]}}, $w[3];
+		$migs{$w[1]} = $w[4] if $w[1] eq 'affinity';
+	} elsif ($w[0] eq 'read' && @w == 5) {
+		push @{$read{$w[1]}}, $w[2] / ($w[4] || 1);
+	} elsif ($w[0] eq 'size' && @w >= 3) {
+		push @{$size{$w[1]}}, $w[2];
+	}
+}
+close($fh);
+die "$P: $raw holds no measurements\n" unless %ev && %work;
+
+sub median {
+	my @v = sort { $a <=> $b } @{$_[0] // []};
+	return undef unless @v;
+	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+# The interquartile range: the run's noise, robust to a stray round.
+sub iqr {
+	my @v = sort { $a <=> $b } @{$_[0] // []};
+	return 0 unless @v;
+	return $v[int(3 * $#v / 4 + 0.5)] - $v[int($#v / 4 + 0.5)];
+}
+
+sub verdict {
+	my ($ok) = @_;
+	return $ok ? 'PASS' : 'MISS';
+}
+
+my $rounds = scalar(@{$ev{mt} // []});
+my @out;
+push @out, "migrate_trace_lite benchmark, " . `date -u '+%Y-%m-%d %H:%M UTC'` =~ s/\n//r;
+push @out, "host: $host; guest: QEMU TCG, $info";
+push @out, "medians of $rounds interleaved rounds; ratios are taken within this run";
+push @out, '';
+
+my $ft = median($ev{ftrace});
+push @out, '1. Per-event cost in the kernel (ns per call, interrupts off)';
+push @out, sprintf('   %-40s %9s %9s  %s', 'variant', 'ns/event', 'x ftrace', 'target');
+my %target = (mt => 0.25, mstat => 0.10);
+my %label = (mt => '(a) hook, mt tracing', mstat => '(b) hook, mstat collecting',
+	     off => '(c) hook, both off (static key)',
+	     ftrace => '(d) sched_migrate_task, event on, no reader',
+	     empty => '(e) empty loop');
+for my $v (qw(mt mstat off ftrace empty)) {
+	my $m = median($ev{$v});
+	my $t = $target{$v} ? sprintf('<= %.2f %s', $target{$v}, verdict($m / $ft <= $target{$v})) : '';
+	push @out, sprintf('   %-40s %9.1f %9.3f  %s', $label{$v}, $m, $m / $ft, $t);
+}
+my ($off, $empty) = (median($ev{off}), median($ev{empty}));
+my $noise = iqr($ev{off}) + iqr($ev{empty});
+push @out, '';
+push @out, '2. Workloads (ms per run; throughput relative to no tracing)';
+for my $w (qw(affinity pingpong)) {
+	my $base = median($work{$w}{none});
+	push @out, sprintf('   %-10s %-8s %10s %10s %12s', $w, 'config', 'ms', 'throughput',
+			   $w eq 'affinity' ? 'ns/migration' : '');
+	for my $c (qw(none mt mstat both ftrace)) {
+		my $m = median($work{$w}{$c});
+		my $extra = $w eq 'affinity' && $c ne 'none'
+			? sprintf('%12.0f', ($m - $base) / $migs{affinity}) : '';
+		push @out, sprintf('   %-10s %-8s %10.1f %10.3f %s', '', $c, $m / 1e6, $base / $m, $extra);
+	}
+}
+my $aff = median($work{affinity}{none}) / median($work{affinity}{mt});
+my $wnoise = iqr($work{affinity}{none}) / median($work{affinity}{none});
+push @out, sprintf('   target: mt keeps >= 0.98 of the affinity throughput: %.3f %s',
+		   $aff, verdict($aff >= 0.98));
+push @out, sprintf('   run noise (interquartile range of the untraced runs): %.1f %% of a run;',
+		   100 * $wnoise);
+push @out, sprintf('   the hook costs (a) %.0f ns of a %.0f ns migration (%.2f %%): below that noise',
+		   median($ev{mt}), median($work{affinity}{none}) / $migs{affinity},
+		   100 * median($ev{mt}) * $migs{affinity} / median($work{affinity}{none}))
+	if $wnoise > median($ev{mt}) * $migs{affinity} / median($work{affinity}{none});
+push @out, sprintf('   (%d migrations per affinity run; ns/migration = extra time / migrations)',
+		   $migs{affinity});
+push @out, '';
+my ($smt, $sft) = (median($size{mt}), median($size{ftrace}));
+push @out, '3. Record size (bytes of buffer per migration event)';
+push @out, sprintf('   mt %.1f B (%.0f per MiB), ftrace sched_migrate_task %.1f B (%.0f per MiB)',
+		   $smt, 1048576 / $smt, $sft, 1048576 / $sft);
+push @out, sprintf('   target: >= 1.7 x ftrace\'s migrations per MiB, <= 24 bytes: %.2f x, %.1f B %s',
+		   $sft / $smt, $smt, verdict($sft / $smt >= 1.7 && $smt <= 24.5));
+push @out, '';
+my ($rmt, $rft) = (median($read{mt}), median($read{ftrace}));
+push @out, '4. Read-out (ns per event line, same run, both files read once)';
+push @out, sprintf('   migration_trace/trace %.0f ns, tracing/trace %.0f ns: %.1f x faster; target >= 2 %s',
+		   $rmt, $rft, $rft / $rmt, verdict($rft / $rmt >= 2));
+push @out, '';
+push @out, '5. Disabled cost: (c) hook with both off versus (e) empty loop';
+push @out, sprintf('   %.2f ns versus %.2f ns per call, difference %.2f ns, noise (IQR) %.2f ns: %s',
+		   $off, $empty, $off - $empty, $noise,
+		   abs($off - $empty) <= $noise ? 'indistinguishable PASS' : 'distinguishable MISS');
+print "$_\n" for @out;

@@ -1,0 +1,61 @@
+#!/usr/bin/perl
+# harness/bench-report.pl on synthetic measurements: medians over rounds,
+# ratios to ftrace, and PASS/MISS against each target.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+
+my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
+my $dir = tempdir(CLEANUP => 1);
+
+sub report {
+	my (%v) = @_;
+	open(my $fh, '>', "$dir/raw") or die;
+	print $fh "info kernel test cpus 2 rounds 3 calls 1000\n";
+	for my $r (0 .. 2) {
+		# The middle value of each triple is the median.
+		my @k = (0.5, 1, 3);
+		for my $e (qw(mt mstat off ftrace empty)) {
+			# (c) and (e) with a small, fixed noise of 0.1 ns.
+			my $f = $e =~ /^(off|empty)$/ ? 1 + ($r - 1) * 0.05 / $v{$e} : $k[$r];
+			printf $fh "event %s %d 1000\n", $e, $v{$e} * 1000 * $f;
+		}
+		for my $c (qw(none mt mstat both ftrace)) {
+			printf $fh "work affinity %s %d 4000\n", $c, $v{"aff_$c"} * $k[$r];
+			printf $fh "work pingpong %s %d 2000\n", $c, 1e9 * $k[$r];
+		}
+		print $fh "read mt 1000000 50000 1000\nread ftrace " . ($v{read_ft} * 1000) . " 90000 1000\n";
+		print $fh "size mt $v{size_mt} 4000\nsize ftrace 44.000 4000 0\n";
+	}
+	close($fh);
+	return scalar(`$top/harness/bench-report.pl $dir/raw testhost`);
+}
+
+my %good = (mt => 20, mstat => 8, off => 1.0, ftrace => 100, empty => 1.0,
+	    aff_none => 1e9, aff_mt => 1.01e9, aff_mstat => 1e9, aff_both => 1.02e9,
+	    aff_ftrace => 1.2e9, read_ft => 3000, size_mt => 24);
+my $out = report(%good);
+like($out, qr/\(a\) hook, mt tracing\s+20\.0\s+0\.200\s+<= 0\.25 PASS/, 'mt per-event median and ratio; PASS');
+like($out, qr/\(b\) hook, mstat collecting\s+8\.0\s+0\.080\s+<= 0\.10 PASS/, 'mstat ratio; PASS');
+like($out, qr/mt keeps >= 0\.98 of the affinity throughput: 0\.990 PASS/, 'throughput ratio; PASS');
+like($out, qr/1\.83 x, 24\.0 B PASS/, 'record size ratio; PASS');
+like($out, qr/3\.0 x faster; target >= 2 PASS/, 'read-out ratio; PASS');
+like($out, qr/indistinguishable PASS/, 'disabled cost within the noise; PASS');
+like($out, qr/^\s+mt\s+1010\.0\s+0\.990\s+2500$/m, 'ns per migration from the extra time');
+
+$out = report(%good, mt => 30, mstat => 11, aff_mt => 1.05e9, size_mt => 32, read_ft => 1500, off => 5);
+like($out, qr/<= 0\.25 MISS/, 'mt over 0.25 x ftrace: MISS');
+like($out, qr/<= 0\.10 MISS/, 'mstat over 0.10 x ftrace: MISS');
+like($out, qr/throughput: 0\.952 MISS/, 'throughput under 0.98: MISS');
+like($out, qr/32\.0 B MISS/, 'record over 24 bytes: MISS');
+like($out, qr/1\.5 x faster; target >= 2 MISS/, 'read-out under 2 x: MISS');
+like($out, qr/distinguishable MISS/, 'disabled cost over the noise: MISS');
+
+open(my $fh, '>', "$dir/empty") or die;
+close($fh);
+my $err = `$top/harness/bench-report.pl $dir/empty x 2>&1`;
+ok($? != 0 && $err =~ /no measurements/, 'an empty raw file is an error');
+done_testing();
