@@ -24,6 +24,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -1132,10 +1133,33 @@ static void ms_stop_locked(void)
 	mt_hooks_put(&ms_holds_hooks);
 	synchronize_rcu();
 	if (ms_started && !ms_folded) {
+		/* Not while a hotplug callback folds a CPU. */
+		cpus_read_lock();
 		for_each_possible_cpu(cpu)
 			ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+		cpus_read_unlock();
 		ms_folded = true;
 	}
+}
+
+/*
+ * CPU hotplug, on a control CPU while @cpu cannot run: a dead CPU's
+ * counts go to the history at once, so that rows stay final while it is
+ * away, and a returning CPU starts in the current period.  Readers hold
+ * cpus_read_lock(), so they see a CPU either before or after this.
+ */
+static int ms_cpu_prepare(unsigned int cpu)
+{
+	if (READ_ONCE(ms_collecting))
+		ms_advance(per_cpu_ptr(&ms_cpus, cpu), local_clock());
+	return 0;
+}
+
+static int ms_cpu_dead(unsigned int cpu)
+{
+	if (READ_ONCE(ms_collecting))
+		ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+	return 0;
 }
 
 /* A collection whose history has run out stops even if nothing migrates. */
@@ -1382,6 +1406,10 @@ static void __init ms_stat_init(void)
 	debugfs_create_file("period_msec", 0600, dir, NULL, &ms_period_fops);
 	debugfs_create_file("reset", 0200, dir, NULL, &ms_reset_fops);
 	debugfs_create_file("stat", 0400, dir, NULL, &ms_stat_fops);
+
+	if (cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "migrate_trace_lite:stat",
+				      ms_cpu_prepare, ms_cpu_dead) < 0)
+		pr_warn("no CPU hotplug state: counts of an offline CPU wait for the stop\n");
 }
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_STAT */
