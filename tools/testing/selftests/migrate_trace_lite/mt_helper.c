@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -86,6 +87,102 @@ static int cmd_write_nul(int argc, char **argv)
 	buf[len] = '\0';
 	memcpy(buf + len + 1, argv[1], len);
 	return write_once(argv[0], buf, 2 * len + 1);
+}
+
+/*
+ * As user UID, try to open each FILE for reading and for writing; prints
+ * "FILE READ-RESULT WRITE-RESULT" ("ok" or the errno name).
+ */
+static int cmd_as_user(int argc, char **argv)
+{
+	uid_t uid;
+	int i;
+
+	if (argc < 2)
+		return 2;
+	uid = strtoul(argv[0], NULL, 0);
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		die("setuid");
+	for (i = 1; i < argc; i++) {
+		int r = open(argv[i], O_RDONLY), er = errno;
+		int w = open(argv[i], O_WRONLY), ew = errno;
+
+		printf("%s %s %s\n", argv[i], r < 0 ? errname(er) : "ok",
+		       w < 0 ? errname(ew) : "ok");
+		if (r >= 0)
+			close(r);
+		if (w >= 0)
+			close(w);
+	}
+	return 0;
+}
+
+/* One read(2) of FILE opened read-write; prints "ok" or the errno name. */
+static int cmd_read_rw(int argc, char **argv)
+{
+	char buf[64];
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	fd = open(argv[0], O_RDWR);
+	if (fd < 0 && errno == EACCES)
+		fd = open(argv[0], O_RDONLY);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	printf("%s\n", read(fd, buf, sizeof(buf)) < 0 ? errname(errno) : "ok");
+	close(fd);
+	return 0;
+}
+
+/* One write(2) of DATA to FILE opened read-write (to reach read-only files). */
+static int cmd_write_rw(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[0], O_RDWR);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	if (write(fd, argv[1], strlen(argv[1])) < 0)
+		printf("%s\n", errname(errno));
+	else
+		printf("ok\n");
+	close(fd);
+	return 0;
+}
+
+/*
+ * Seek to OFFSET, then write DATA; or, with OFFSET "split", write DATA
+ * in two write(2) calls on one open file.  Prints the result of each.
+ */
+static int cmd_write_at(int argc, char **argv)
+{
+	size_t half;
+	int fd;
+
+	if (argc != 3)
+		return 2;
+	fd = open(argv[0], O_WRONLY);
+	if (fd < 0)
+		die(argv[0]);
+	if (strcmp(argv[1], "split")) {
+		if (lseek(fd, strtol(argv[1], NULL, 0), SEEK_SET) < 0)
+			printf("seek:%s ", errname(errno));
+		printf("%s\n", write(fd, argv[2], strlen(argv[2])) < 0 ? errname(errno) : "ok");
+	} else {
+		half = strlen(argv[2]) / 2;
+		printf("%s ", write(fd, argv[2], half) < 0 ? errname(errno) : "ok");
+		printf("%s\n", write(fd, argv[2] + half, strlen(argv[2]) - half) < 0 ?
+		       errname(errno) : "ok");
+	}
+	close(fd);
+	return 0;
 }
 
 static int cmd_read(int argc, char **argv)
@@ -478,6 +575,10 @@ static const struct {
 	{ "write-garbage", "FILE N", cmd_write_garbage },
 	{ "write-nul", "FILE DATA", cmd_write_nul },
 	{ "read", "FILE", cmd_read },
+	{ "read-rw", "FILE", cmd_read_rw },
+	{ "write-rw", "FILE DATA", cmd_write_rw },
+	{ "write-at", "FILE OFFSET|split DATA", cmd_write_at },
+	{ "as-user", "UID FILE...", cmd_as_user },
 	{ "affinity", "N CPU_A CPU_B CPU_C BEGIN END", cmd_affinity },
 	{ "pingpong", "N", cmd_pingpong },
 	{ "forkexec", "N PROGRAM", cmd_forkexec },

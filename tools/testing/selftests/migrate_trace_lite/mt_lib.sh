@@ -124,3 +124,51 @@ mt_rows_by_cause() {
 	END { for (k in n) print k, n[k] }
 	' "$1"
 }
+
+# Start ftrace's sched_migrate_task event on a clean, large buffer.
+ftrace_start() {
+	echo 0 >"$TRACING/tracing_on"
+	echo 8192 >"$TRACING/buffer_size_kb"
+	echo >"$TRACING/trace"
+	echo 1 >"$TRACING/events/sched/sched_migrate_task/enable"
+	echo 1 >"$TRACING/tracing_on"
+}
+
+# Stop it; its trace to FILE, its per-CPU stats to FILE.stats.
+ftrace_stop() {
+	echo 0 >"$TRACING/tracing_on"
+	echo 0 >"$TRACING/events/sched/sched_migrate_task/enable"
+	cat "$TRACING/trace" >"$1"
+	cat "$TRACING"/per_cpu/cpu*/stats >"$1.stats"
+}
+
+# mt_ftrace_compare TRACE FTRACE: two KTAP results.  ftrace lost nothing,
+# and for every user task created in the window (kernel threads may
+# outlive it) our migrations equal ftrace's with orig_cpu != dest_cpu,
+# task by task in order (fork placement aside: ftrace does not see it).
+mt_ftrace_compare() {
+	check "ftrace lost no sched_migrate_task events" \
+		"$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$2.stats")" 0
+	mt_events "$1" copy_process | awk '$3 != "kthreadd" { print $1 }' | sort -u >"$TMPD/pids"
+	mt_migrations "$1" | awk -v f="$TMPD/pids" '
+		BEGIN { while ((getline p <f) > 0) want[p] = 1 }
+		($1 in want) && $4 != "wake_up_new_task" { print $1, $2, $3 }
+		' | sort -s -n -k1,1 >"$TMPD/ours"
+	awk -v f="$TMPD/pids" '
+		BEGIN { while ((getline p <f) > 0) want[p] = 1 }
+		/sched_migrate_task:/ {
+			for (i = 1; i <= NF; i++) {
+				split($i, kv, "=")
+				v[kv[1]] = kv[2]
+			}
+			if ((v["pid"] in want) && v["orig_cpu"] != v["dest_cpu"])
+				print v["pid"], v["orig_cpu"], v["dest_cpu"]
+		}' "$2" | sort -s -n -k1,1 >"$TMPD/theirs"
+	ktap_print_msg "  compared $(wc -l <"$TMPD/ours") migrations of $(wc -l <"$TMPD/pids") tasks"
+	if cmp -s "$TMPD/ours" "$TMPD/theirs" && [ -s "$TMPD/ours" ]; then
+		ktap_test_pass "migrations equal ftrace's sched_migrate_task, task by task in order"
+	else
+		ktap_test_fail "migrations equal ftrace's sched_migrate_task, task by task in order"
+		diff "$TMPD/ours" "$TMPD/theirs" | head -10 | sed 's/^/#   /'
+	fi
+}

@@ -17,11 +17,7 @@ NCPU=$(nproc)
 ftrace=no
 if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	ftrace=yes
-	echo 0 >"$TRACING/tracing_on"
-	echo 8192 >"$TRACING/buffer_size_kb"
-	echo >"$TRACING/trace"
-	echo 1 >"$TRACING/events/sched/sched_migrate_task/enable"
-	echo 1 >"$TRACING/tracing_on"
+	ftrace_start
 fi
 
 mt_reset
@@ -34,12 +30,7 @@ renamed=$("$HELPER" comm mt_renamed)
 [ "$NCPU" -ge 2 ] && "$HELPER" fifo 6 1500
 "$HELPER" mixed 3 /bin/true
 mt_stop
-if [ $ftrace = yes ]; then
-	echo 0 >"$TRACING/tracing_on"
-	echo 0 >"$TRACING/events/sched/sched_migrate_task/enable"
-	cat "$TRACING/trace" >"$TMPD/ftrace"
-	cat "$TRACING"/per_cpu/cpu*/stats >"$TMPD/ftrace_stats"
-fi
+[ $ftrace = yes ] && ftrace_stop "$TMPD/ftrace"
 T=$TMPD/trace
 mt_save "$T"
 ktap_print_msg "trace: $(grep -vc '^#' "$T") events, $(mt_migrations "$T" | wc -l) migrations"
@@ -92,30 +83,7 @@ fi
 # 9-10: equal to ftrace, task by task, for the tasks created in the window
 # (user tasks; kernel threads may outlive the window).
 if [ $ftrace = yes ]; then
-	check "ftrace lost no sched_migrate_task events" \
-		"$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$TMPD/ftrace_stats")" 0
-	mt_events "$T" copy_process | awk '$3 != "kthreadd" { print $1 }' | sort -u >"$TMPD/pids"
-	mt_migrations "$T" | awk -v f="$TMPD/pids" '
-		BEGIN { while ((getline p <f) > 0) want[p] = 1 }
-		($1 in want) && $4 != "wake_up_new_task" { print $1, $2, $3 }
-		' | sort -s -n -k1,1 >"$TMPD/ours"
-	awk -v f="$TMPD/pids" '
-		BEGIN { while ((getline p <f) > 0) want[p] = 1 }
-		/sched_migrate_task:/ {
-			for (i = 1; i <= NF; i++) {
-				split($i, kv, "=")
-				v[kv[1]] = kv[2]
-			}
-			if ((v["pid"] in want) && v["orig_cpu"] != v["dest_cpu"])
-				print v["pid"], v["orig_cpu"], v["dest_cpu"]
-		}' "$TMPD/ftrace" | sort -s -n -k1,1 >"$TMPD/theirs"
-	ktap_print_msg "  compared $(wc -l <"$TMPD/ours") migrations of $(wc -l <"$TMPD/pids") tasks"
-	if cmp -s "$TMPD/ours" "$TMPD/theirs" && [ -s "$TMPD/ours" ]; then
-		ktap_test_pass "migrations equal ftrace's sched_migrate_task, task by task in order"
-	else
-		ktap_test_fail "migrations equal ftrace's sched_migrate_task, task by task in order"
-		diff "$TMPD/ours" "$TMPD/theirs" | head -10 | sed 's/^/#   /'
-	fi
+	mt_ftrace_compare "$T" "$TMPD/ftrace"
 else
 	ktap_test_skip "no ftrace sched_migrate_task event"
 	ktap_test_skip "no ftrace sched_migrate_task event"
