@@ -19,7 +19,7 @@ MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
-.PHONY: all run check deps tree kernel kernel-off initramfs report clean help \
+.PHONY: all run check deps tree kernel kernel-off kernel-debug initramfs report clean help \
 	bench bench-tools
 
 all: kernel initramfs
@@ -66,6 +66,16 @@ kernel-off: $(B)/kernel-off/.config
 	@$(KMAKE) O=$(B)/kernel-off prepare >/dev/null
 	@$(KMAKE) O=$(B)/kernel-off $(OFF_OBJS)
 
+# The debug test kernel: lockdep, KASAN, UBSAN, atomic-sleep checks.
+$(B)/kernel-debug/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-debug.config
+	@echo "  CONFIG  build/kernel-debug"
+	@$(H)/configure.sh $(B)/linux $(B)/kernel-debug $(H)/kernel.config \
+		$(H)/kernel-debug.config
+
+kernel-debug: $(B)/kernel-debug/.config
+	@echo "  BUILD   build/kernel-debug (bzImage)"
+	@$(KMAKE) O=$(B)/kernel-debug bzImage
+
 initramfs: $(B)/initramfs.cpio
 $(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh $(B)/.tree
 	@echo "  GEN     build/initramfs.cpio"
@@ -79,10 +89,16 @@ run: kernel initramfs
 report:
 	@$(H)/report.sh $(OUT)/run
 
-# make check: host checks, both configurations, guest suite, one prove.
-check: kernel kernel-off initramfs
+# make check: host checks, both configurations, the guest suite on the
+# test kernel and its focused pass on the debug kernel, one prove.
+check: kernel kernel-off kernel-debug initramfs
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
-	@set -o pipefail; MT_TOP=$(TOP) prove -v t/ 2>&1 | tee $(OUT)/check/prove.log
+	@KERNEL=$(B)/kernel-debug $(H)/qemu-run.sh $(B) $(OUT)/check-debug debug \
+		$(CHECK_TIMEOUT) || true
+	@mkdir -p $(OUT)/check
+	@echo "harness: prove -v t/ (full log: out/check/prove.log)"
+	@MT_TOP=$(TOP) prove -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
+		$(H)/check-summary.pl $(OUT)/check/prove.log; exit $$rc
 
 # make bench: the kernel benchmark against ftrace (2 vCPUs, interleaved
 # rounds, medians) and the analysis tools' benchmark; out/bench.txt.

@@ -3,7 +3,9 @@
 # job; unpack the results the guest wrote into OUTDIR.  A guest that has
 # not powered off after TIMEOUT seconds is killed.
 #
-#   qemu-run.sh BUILD OUTDIR JOB TIMEOUT [SMP]
+#   [KERNEL=DIR] qemu-run.sh BUILD OUTDIR JOB TIMEOUT [SMP]
+#
+# KERNEL is the kernel build directory (default BUILD/kernel).
 set -uo pipefail
 build=$1 out=$2 job=$3 limit=$4 smp=${5:-4}
 img=$build/results-$job.img
@@ -16,7 +18,7 @@ echo "harness: booting the guest for '$job' (log: $out/console.log, limit ${limi
 timeout --foreground -k 10 "$limit" \
 	qemu-system-x86_64 -accel tcg -smp "$smp" -m 1G -nodefaults \
 		-display none -no-reboot -monitor none -serial stdio \
-		-kernel "$build/kernel/arch/x86/boot/bzImage" \
+		-kernel "${KERNEL:-$build/kernel}/arch/x86/boot/bzImage" \
 		-initrd "$build/initramfs.cpio" \
 		-drive "file=$img,format=raw,if=virtio" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=4 mtjob=$job" \

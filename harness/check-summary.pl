@@ -1,0 +1,49 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+#
+# Summarize a "prove -v" log: one line per test file with its passed,
+# failed and skipped counts, then prove's own closing lines, last, as CI
+# reads them.
+#
+#   check-summary.pl PROVE-LOG
+use strict;
+use warnings;
+
+my $P = $0;
+$P =~ s@.*/@@g;
+my ($log) = @ARGV;
+die "$P: usage: $P PROVE-LOG\n" unless defined $log;
+open(my $fh, '<', $log) or die "$P: $log: $!\n";
+
+my (@files, %n, $cur, @tail, $in_tail);
+while (my $line = <$fh>) {
+	if ($line =~ /^(t\/\S+\.t) \.+\s*(.*)$/) {
+		$cur = $1;
+		push @files, $cur;
+		$n{$cur} = { pass => 0, fail => 0, skip => 0, note => '' };
+		$n{$cur}{note} = $2 if $2 =~ /skipped/;
+		next;
+	}
+	$in_tail = 1 if $line =~ /^(All tests successful|Test Summary Report)/;
+	if ($in_tail) {
+		push @tail, $line;
+		next;
+	}
+	next unless defined $cur;
+	if ($line =~ /^not ok \d+/) {
+		$n{$cur}{fail}++;
+	} elsif ($line =~ /^ok \d+.*#\s*SKIP/i) {
+		$n{$cur}{skip}++;
+	} elsif ($line =~ /^ok \d+/) {
+		$n{$cur}{pass}++;
+	}
+}
+close($fh);
+
+print "\nmake check: per group\n";
+for my $f (@files) {
+	my $c = $n{$f};
+	printf("  %-34s %4d passed %3d failed %3d skipped %s\n", $f, $c->{pass}, $c->{fail},
+	       $c->{skip}, $c->{note});
+}
+print "\n", @tail;
