@@ -19,7 +19,7 @@ MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
-.PHONY: all run check deps tree kernel kernel-off kernel-debug initramfs report clean help \
+.PHONY: all run check deps tree kernel matrix kernel-debug initramfs report clean help \
 	bench bench-tools
 
 all: kernel initramfs
@@ -52,19 +52,11 @@ kernel: $(B)/kernel/.config
 	@echo "  BUILD   build/kernel (bzImage)"
 	@$(KMAKE) O=$(B)/kernel bzImage
 
-# The same kernel with our options off: the objects our edits touch.
-OFF_OBJS	:= kernel/sched/core.o kernel/sched/fair.o \
-		   kernel/sched/build_policy.o kernel/fork.o fs/exec.o
-$(B)/kernel-off/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-off.config
-	@echo "  CONFIG  build/kernel-off"
-	@grep -v SNSC_ $(H)/kernel.config | cat - $(H)/kernel-off.config \
-		>$(B)/kernel-off.config
-	@$(H)/configure.sh $(B)/linux $(B)/kernel-off $(B)/kernel-off.config
-
-kernel-off: $(B)/kernel-off/.config
-	@echo "  BUILD   build/kernel-off ($(OFF_OBJS))"
-	@$(KMAKE) O=$(B)/kernel-off prepare >/dev/null
-	@$(KMAKE) O=$(B)/kernel-off $(OFF_OBJS)
+# The objects the series touches, with W=1, with both options on, each
+# alone, both off, and without SMP.
+MATRIX		:= on trace stat off nosmp
+matrix: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
+	@$(H)/build-matrix.sh $(B)/linux $(B) $(OUT)/matrix $(H)/kernel.config $(MATRIX)
 
 # The debug test kernel: lockdep, KASAN, UBSAN, atomic-sleep checks.
 $(B)/kernel-debug/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-debug.config
@@ -91,7 +83,7 @@ report:
 
 # make check: host checks, both configurations, the guest suite on the
 # test kernel and its focused pass on the debug kernel, one prove.
-check: kernel kernel-off kernel-debug initramfs
+check: kernel matrix kernel-debug initramfs
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
 	@KERNEL=$(B)/kernel-debug $(H)/qemu-run.sh $(B) $(OUT)/check-debug debug \
 		$(CHECK_TIMEOUT) || true

@@ -4,9 +4,9 @@
 #
 #   configure.sh TREE OUTDIR FRAGMENT...
 set -euo pipefail
-tree=$1 out=$2
+mkdir -p "$2"
+tree=$(realpath "$1") out=$(realpath "$2")
 shift 2
-mkdir -p "$out"
 make -s -C "$tree" O="$out" ARCH=x86_64 tinyconfig >/dev/null
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
 make -s -C "$tree" O="$out" ARCH=x86_64 olddefconfig >/dev/null

@@ -3,7 +3,10 @@
 # Run last: the kernel log holds no warning, bug or lockdep/KASAN report.
 
 DIR=$(dirname "$0")
-. "$DIR/ktap_helpers.sh"
+# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
+KTAP=$DIR/../kselftest/ktap_helpers.sh
+[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
+. "$KTAP"
 . "$DIR/mt_lib.sh"
 
 ktap_print_header

@@ -5,7 +5,10 @@
 # and readers, and the ftrace oracle over a stress window.
 
 DIR=$(dirname "$0")
-. "$DIR/ktap_helpers.sh"
+# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
+KTAP=$DIR/../kselftest/ktap_helpers.sh
+[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
+. "$KTAP"
 . "$DIR/mt_lib.sh"
 
 STRESS=${MT_STRESS_SECONDS:-30}
