@@ -20,6 +20,7 @@ GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug initramfs report clean help \
+	series
 	bench bench-tools
 
 all: kernel initramfs
@@ -28,6 +29,7 @@ help:
 	@echo "make run     build, boot, run the demo workload, report (out/run/)"
 	@echo "make check   every test; ends with prove's summary"
 	@echo "make bench   kernel overhead against ftrace, record size, read-out (out/bench.txt)"
+	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
 	@echo "make clean   remove build/ and out/"
 
@@ -58,6 +60,11 @@ MATRIX		:= on trace stat off nosmp
 matrix: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
 	@$(H)/build-matrix.sh $(B)/linux $(B) $(OUT)/matrix $(H)/kernel.config $(MATRIX)
 
+# make series: out/series/, the git-am-able patch series and its cover
+# letter (the benchmark numbers come from out/bench.txt when there).
+series: tree
+	@perl $(H)/mkseries.pl $(TOP) $(B) $(OUT)/series
+
 # The debug test kernel: lockdep, KASAN, UBSAN, atomic-sleep checks.
 $(B)/kernel-debug/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-debug.config
 	@echo "  CONFIG  build/kernel-debug"
@@ -83,7 +90,7 @@ report:
 
 # make check: host checks, both configurations, the guest suite on the
 # test kernel and its focused pass on the debug kernel, one prove.
-check: kernel matrix kernel-debug initramfs
+check: kernel matrix kernel-debug initramfs series
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
 	@KERNEL=$(B)/kernel-debug $(H)/qemu-run.sh $(B) $(OUT)/check-debug debug \
 		$(CHECK_TIMEOUT) || true

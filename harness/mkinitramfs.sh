@@ -5,7 +5,8 @@
 #   mkinitramfs.sh TOP BUILD
 set -euo pipefail
 top=$1 build=$2
-st=$top/tools/testing/selftests/migrate_trace_lite
+# Built inside the synced tree: the helper includes ../kselftest.h.
+st=$build/linux/tools/testing/selftests/migrate_trace_lite
 root=$build/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,guest,proc,sys,dev,tmp,results}

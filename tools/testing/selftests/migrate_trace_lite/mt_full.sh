@@ -24,7 +24,8 @@ T=$TMPD/trace
 t0=$(cut -d' ' -f1 /proc/uptime)
 mt_save "$T"
 t1=$(cut -d' ' -f1 /proc/uptime)
-ktap_print_msg "read $(wc -l <"$T") lines ($(wc -c <"$T") bytes) in $(awk "BEGIN { print $t1 - $t0 }") s"
+secs=$(awk "BEGIN { print $t1 - $t0 }")
+ktap_print_msg "read $(wc -l <"$T") lines ($(wc -c <"$T") bytes) in $secs s"
 check "the header counts dropped records" \
 	"$(sed -n 's/^# dropped //p' "$T" | awk '{ print ($1 > 0) ? "yes" : $1 }')" yes
 mt_events "$T" mark | awk '$1 != "" { print $2 }' >"$TMPD/marks"

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kselftest.h"
+
 #define MARK_FILE "/sys/kernel/debug/migration_trace/mark"
 
 static void die(const char *what)
@@ -278,16 +280,13 @@ static int cmd_affinity(int argc, char **argv)
 	return 0;
 }
 
-/* Two unpinned processes bouncing a byte: wakeup-heavy. */
-static int cmd_pingpong(int argc, char **argv)
+/* Two unpinned processes bouncing a byte N times: wakeup-heavy. */
+static void pingpong(int n)
 {
-	int n, i, ab[2], ba[2];
+	int i, ab[2], ba[2];
 	pid_t child;
 	char byte = 0;
 
-	if (argc != 1)
-		return 2;
-	n = atoi(argv[0]);
 	if (pipe(ab) || pipe(ba))
 		die("pipe");
 	child = fork();
@@ -308,28 +307,39 @@ static int cmd_pingpong(int argc, char **argv)
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
+}
+
+static int cmd_pingpong(int argc, char **argv)
+{
+	if (argc != 1)
+		return 2;
+	pingpong(atoi(argv[0]));
 	return 0;
 }
 
 /* N children that each exec PROGRAM (fork balancing, exec balancing). */
-static int cmd_forkexec(int argc, char **argv)
+static void forkexec(int n, const char *program)
 {
-	int n, i;
+	int i;
 
-	if (argc != 2)
-		return 2;
-	n = atoi(argv[0]);
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
 			die("fork");
 		if (pid == 0) {
-			execl(argv[1], argv[1], (char *)NULL);
+			execl(program, program, (char *)NULL);
 			_exit(127);
 		}
 		waitpid(pid, NULL, 0);
 	}
+}
+
+static int cmd_forkexec(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	forkexec(atoi(argv[0]), argv[1]);
 	return 0;
 }
 
@@ -349,15 +359,11 @@ static void spin_us(long us)
  * CPUs, alternating short bursts and sleeps for MS milliseconds: the RT
  * class pushes and pulls them between CPUs.
  */
-static int cmd_fifo(int argc, char **argv)
+static void fifo(int n, int ms)
 {
-	int n, ms, i;
 	pid_t *kids;
+	int i;
 
-	if (argc != 2)
-		return 2;
-	n = atoi(argv[0]);
-	ms = atoi(argv[1]);
 	kids = calloc(n, sizeof(*kids));
 	if (!kids)
 		die("calloc");
@@ -383,6 +389,14 @@ static int cmd_fifo(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++)
 		waitpid(kids[i], NULL, 0);
+	free(kids);
+}
+
+static int cmd_fifo(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	fifo(atoi(argv[0]), atoi(argv[1]));
 	return 0;
 }
 
@@ -486,8 +500,9 @@ static int cmd_bench_pingpong(int argc, char **argv)
 {
 	unsigned long long t0 = now_ns();
 
-	if (argc != 1 || cmd_pingpong(1, argv))
+	if (argc != 1)
 		return 2;
+	pingpong(atoi(argv[0]));
 	printf("%llu %s\n", now_ns() - t0, argv[0]);
 	return 0;
 }
@@ -537,17 +552,12 @@ static int cmd_mixed(int argc, char **argv)
 		if (kids[i])
 			continue;
 		while (time(NULL) < stop) {
-			char n100[] = "100", n20[] = "20", n4[] = "4";
-			char ms[] = "200";
-			char *pp[] = { n100 }, *fe[] = { n20, argv[1] };
-			char *ff[] = { n4, ms };
-
 			switch (i) {
 			case 0:
-				cmd_forkexec(2, fe);
+				forkexec(20, argv[1]);
 				break;
 			case 1:
-				cmd_pingpong(1, pp);
+				pingpong(100);
 				break;
 			case 2:
 				pin(0, rand() % ncpu);
@@ -555,7 +565,7 @@ static int cmd_mixed(int argc, char **argv)
 				break;
 			case 3:
 				if (ncpu > 1)
-					cmd_fifo(2, ff);
+					fifo(4, 200);
 				sleep(1);
 				break;
 			}
@@ -596,7 +606,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (i = 0; argc > 1 && i < ARRAY_SIZE(cmds); i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		if (cmds[i].fn(argc - 2, argv + 2) != 2)
@@ -604,7 +614,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	fprintf(stderr, "usage: mt_helper COMMAND ARGS...\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(stderr, "  %s %s\n", cmds[i].name, cmds[i].args);
 	return 2;
 }

@@ -18,7 +18,8 @@ mt_require() {
 		exit "$KSFT_SKIP"
 	fi
 	if [ ! -d "$MT_DIR" ]; then
-		ktap_skip_all "no $MT_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_TRACE or debugfs not mounted"
+		ktap_skip_all "no $MT_DIR: no CONFIG_SNSC_LITE_MIGRATION_TRACE," \
+			"or debugfs not mounted"
 		exit "$KSFT_SKIP"
 	fi
 	if [ ! -x "$HELPER" ]; then
@@ -164,7 +165,8 @@ mt_ftrace_compare() {
 			if ((v["pid"] in want) && v["orig_cpu"] != v["dest_cpu"])
 				print v["pid"], v["orig_cpu"], v["dest_cpu"]
 		}' "$2" | sort -s -n -k1,1 >"$TMPD/theirs"
-	ktap_print_msg "  compared $(wc -l <"$TMPD/ours") migrations of $(wc -l <"$TMPD/pids") tasks"
+	ktap_print_msg "  compared $(wc -l <"$TMPD/ours") migrations" \
+		"of $(wc -l <"$TMPD/pids") tasks"
 	if cmp -s "$TMPD/ours" "$TMPD/theirs" && [ -s "$TMPD/ours" ]; then
 		ktap_test_pass "migrations equal ftrace's sched_migrate_task, task by task in order"
 	else

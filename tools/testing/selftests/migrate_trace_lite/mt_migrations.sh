@@ -54,12 +54,14 @@ if [ -n "$child" ]; then
 	check "affinity ping-pong: CPUs alternate 1->2, 2->1" \
 		"$(cut -d' ' -f1 "$TMPD/pp" | uniq -c | wc -l)" $((2 * ROUNDS))
 	check "affinity ping-pong: first move is 1->2, all moves 1<->2" \
-		"$(head -1 "$TMPD/pp" | cut -d' ' -f1) $(cut -d' ' -f1 "$TMPD/pp" | sort -u | tr '\n' ' ')" \
+		"$(head -1 "$TMPD/pp" | cut -d' ' -f1) \
+		 $(cut -d' ' -f1 "$TMPD/pp" | sort -u | tr '\n' ' ')" \
 		"1-2 1-2 2-1 "
 	# Running, the task is moved by the stopper; queued but not running,
 	# by affine_move_task() itself: both are the affinity change.
 	check "affinity ping-pong: causes are the affinity-change ones" \
-		"$(cut -d' ' -f2 "$TMPD/pp" | grep -cv -e '^migration_cpu_stop$' -e '^affine_move_task$')" 0
+		"$(cut -d' ' -f2 "$TMPD/pp" |
+		   grep -cv -e '^migration_cpu_stop$' -e '^affine_move_task$')" 0
 	ktap_print_msg "  causes: $(cut -d' ' -f2 "$TMPD/pp" | sort | uniq -c | tr -s ' \n' '  ')"
 else
 	for i in 1 2 3 4; do ktap_test_skip "affinity ping-pong needs 3 CPUs"; done
@@ -67,7 +69,8 @@ fi
 
 # 5-6: fork and rename.
 check "fork shows as copy_process" \
-	"$(mt_events "$T" copy_process | awk -v p="$renamed" '$1 == p { n++ } END { print n + 0 }')" 1
+	"$(mt_events "$T" copy_process |
+	   awk -v p="$renamed" '$1 == p { n++ } END { print n + 0 }')" 1
 check "prctl(PR_SET_NAME) shows as set_task_comm" \
 	"$(mt_events "$T" set_task_comm | awk -v p="$renamed" '$1 == p { print $3 }')" mt_renamed
 

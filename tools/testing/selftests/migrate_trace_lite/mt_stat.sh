@@ -132,21 +132,27 @@ n=$(ms_data_rows "$TMPD/idle")
 check "1 s at 10 ms: about 100 rows, none skipped" \
 	"$([ "$n" -ge 90 ] && [ "$n" -le 130 ] && echo yes)" yes
 check "idle periods are rows of zeros" \
-	"$(awk '/^#/ { next } $NF == 0 { z++ } END { print (z > 0) ? "yes" : "none" }' "$TMPD/idle")" yes
+	"$(awk '/^#/ { next } $NF == 0 { z++ }
+		END { print (z > 0) ? "yes" : "none" }' "$TMPD/idle")" yes
 
 # A full history stops the collection, every row kept.
 wr "$MS_DIR/reset" 0 >/dev/null
 wr "$MS_DIR/period_msec" 1 >/dev/null
 wr "$MS_DIR/enable" 1 >/dev/null
 "$HELPER" pingpong 3000
-max=$(( $(sed -n 's/^CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE=//p' /proc/config.gz 2>/dev/null || echo 1) * 3600 ))
+# The history holds DATA_SIZE hours at 1 s (the default, 1, unless the
+# kernel says otherwise in /proc/config.gz).
+hours=$(zcat /proc/config.gz 2>/dev/null |
+	sed -n 's/^CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE=//p')
+max=$(( ${hours:-1} * 3600 ))
 sleep $(( max / 1000 + 1 ))
 check "a full history stops the collection" "$(ms_state)" 0
 cat "$MS_DIR/stat" >"$TMPD/full"
 check "the full history holds all $max rows" "$(ms_data_rows "$TMPD/full")" "$max"
 check "its rows are consecutive and consistent" \
 	"$(awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) bad++
-		if ($1 != sprintf("%d.%03d", n / 1000, n % 1000)) bad++; n++ } END { print bad + 0 }' "$TMPD/full")" 0
+		if ($1 != sprintf("%d.%03d", n / 1000, n % 1000)) bad++; n++ }
+		END { print bad + 0 }' "$TMPD/full")" 0
 check "reset after a full history" "$(wr "$MS_DIR/reset" 0)" ok
 wr "$MS_DIR/enable" 1 >/dev/null
 wr "$MS_DIR/reset" 0 >/dev/null

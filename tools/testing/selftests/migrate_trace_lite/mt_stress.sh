@@ -32,23 +32,29 @@ check "as user 65534, every open for reading and writing fails with EACCES" \
 	"$(awk '$2 != "EACCES" || $3 != "EACCES"' "$TMPD/perm")" ""
 mt_reset
 ms_reset
-check "as root, the trace is still empty and stopped" "$(mt_state):$(grep -vc '^#' "$MT_DIR/trace")" "0:0"
+check "as root, the trace is still empty and stopped" \
+	"$(mt_state):$(grep -vc '^#' "$MT_DIR/trace")" "0:0"
 
 # ---- hostile input: each gets its errno and changes nothing ---------------
 mt_start
 check "reading write-only mark fails with EINVAL" "$("$HELPER" read-rw "$MT_DIR/mark")" EINVAL
 check "reading write-only reset fails with EINVAL" "$("$HELPER" read-rw "$MT_DIR/reset")" EINVAL
-check "a 1 MiB write to enable fails with EINVAL" "$("$HELPER" write-garbage "$MT_DIR/enable" 1048576)" EINVAL
-check "a write after a seek is one command: mark 5 at offset 100" "$("$HELPER" write-at "$MT_DIR/mark" 100 5)" ok
-check "a split write is two commands: marks 12 and 34" "$("$HELPER" write-at "$MT_DIR/mark" split 1234)" "ok ok"
+check "a 1 MiB write to enable fails with EINVAL" \
+	"$("$HELPER" write-garbage "$MT_DIR/enable" 1048576)" EINVAL
+check "a write after a seek is one command: mark 5 at offset 100" \
+	"$("$HELPER" write-at "$MT_DIR/mark" 100 5)" ok
+check "a split write is two commands: marks 12 and 34" \
+	"$("$HELPER" write-at "$MT_DIR/mark" split 1234)" "ok ok"
 check "enable while enabled changes nothing" "$(wr "$MT_DIR/enable" 1):$(mt_state)" "ok:1"
 mt_stop
 check "writing read-only trace fails with EINVAL" "$("$HELPER" write-rw "$MT_DIR/trace" 1)" EINVAL
 mt_save "$TMPD/h"
 check "exactly the three accepted marks were recorded" \
-	"$(mt_events "$TMPD/h" mark | cut -d' ' -f2 | tr '\n' ' ')" "0x00000005 0x0000000c 0x00000022 "
+	"$(mt_events "$TMPD/h" mark | cut -d' ' -f2 | tr '\n' ' ')" \
+	"0x00000005 0x0000000c 0x00000022 "
 echo 1 >"$MS_DIR/enable"
-check "reading write-only stat reset fails with EINVAL" "$("$HELPER" read-rw "$MS_DIR/reset")" EINVAL
+check "reading write-only stat reset fails with EINVAL" \
+	"$("$HELPER" read-rw "$MS_DIR/reset")" EINVAL
 check "writing read-only stat fails with EINVAL" "$("$HELPER" write-rw "$MS_DIR/stat" 1)" EINVAL
 check "period change while collecting: EBUSY, period kept" \
 	"$(wr "$MS_DIR/period_msec" 5):$(cat "$MS_DIR/period_msec")" "EBUSY:1000"
@@ -77,9 +83,12 @@ if [ "$NCPU" -ge 2 ] && [ -w "$HP" ]; then
 	mt_save "$TMPD/hp"
 	cat "$MS_DIR/stat" >"$TMPD/hp_stat"
 	check "its tasks were pushed away, cause __balance_push_cpu_stop" \
-		"$(mt_migrations "$TMPD/hp" | awk '$2 == 1 && $4 == "__balance_push_cpu_stop" { n++ } END { print (n > 0) ? "yes" : "none" }')" yes
+		"$(mt_migrations "$TMPD/hp" |
+		   awk '$2 == 1 && $4 == "__balance_push_cpu_stop" { n++ }
+			END { print (n > 0) ? "yes" : "none" }')" yes
 	check "CPU 1's records from before the offlining are kept" \
-		"$(awk '$2 == 1 && $6 == "start_sched_clock" { n++ } END { print n + 0 }' "$TMPD/hp")" 1
+		"$(awk '$2 == 1 && $6 == "start_sched_clock" { n++ }
+			END { print n + 0 }' "$TMPD/hp")" 1
 	check "every line of the trace is well formed" "$(mt_malformed "$TMPD/hp" | head -3)" ""
 	ms_rows_by_cause "$TMPD/hp_stat" | sort >"$TMPD/hs"
 	mt_rows_by_cause "$TMPD/hp" "$TMPD/hp_stat" | sort >"$TMPD/ht"
@@ -116,7 +125,8 @@ done ) 2>/dev/null &
 for r in 1 2; do
 	( i=0; while [ "$(now)" -lt "$end" ]; do
 		i=$((i + 1))
-		cat "$MT_DIR/trace" >"$TMPD/reads/t.$r.$i" 2>/dev/null || rm -f "$TMPD/reads/t.$r.$i"
+		f=$TMPD/reads/t.$r.$i
+		cat "$MT_DIR/trace" >"$f" 2>/dev/null || rm -f "$f"
 		cat "$MS_DIR/stat" >"$TMPD/reads/s.$r.$i" 2>/dev/null || rm -f "$TMPD/reads/s.$r.$i"
 	done ) &
 done
@@ -134,12 +144,15 @@ for f in "$TMPD"/reads/t.*; do [ -z "$(mt_malformed "$f" | head -1)" ] || bad=$(
 check "no trace read has a torn or partial record" "$bad" 0
 bad=0
 for f in "$TMPD"/reads/s.*; do
-	awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) exit 1 }' "$f" || bad=$((bad + 1))
+	awk '/^#/ { next }
+	     { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) exit 1 }' "$f" ||
+		bad=$((bad + 1))
 done
 check "every stat read is consistent (migrate = sum of causes)" "$bad" 0
 if [ -n "${MT_KEEP:-}" ]; then
 	mkdir -p "$MT_KEEP/stress"
-	ls -S "$TMPD"/reads/t.* 2>/dev/null | head -5 | while read -r f; do cp "$f" "$MT_KEEP/stress/"; done
+	ls -S "$TMPD"/reads/t.* 2>/dev/null | head -5 |
+		while read -r f; do cp "$f" "$MT_KEEP/stress/"; done
 fi
 mt_reset
 ms_reset

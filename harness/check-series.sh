@@ -1,0 +1,75 @@
+#!/bin/bash
+# Check out/series: it applies with git am onto the pristine files of the
+# recorded 6.12 version; checkpatch --strict is silent on every patch;
+# and after each patch, in order, the objects it touches build with W=1
+# and no warning (bisectable).  Prints TAP.
+#
+#   check-series.sh BUILD SERIES-DIR
+set -uo pipefail
+build=$(realpath "$1") series=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+pristine=$build/pristine
+work=$build/series-check
+patches=("$series"/0[0-9][0-9][1-9]-*.patch)
+n=0
+ok() { echo "ok $((++n)) - $1"; }
+notok() { echo "not ok $((++n)) - $1"; [ -n "${2:-}" ] && sed 's/^/# /' "$2" | tail -15; }
+
+echo "1..$(( 1 + 2 * ${#patches[@]} ))"
+rm -rf "$work"
+mkdir -p "$work/am"
+
+# 1. git am onto the pristine versions of the files the series changes.
+files=$(grep -h '^--- a/' "${patches[@]}" | sed 's|^--- a/||' | sort -u)
+for f in $files; do
+	mkdir -p "$work/am/$(dirname "$f")"
+	cp "$pristine/$f" "$work/am/$f"
+done
+if (cd "$work/am" && git init -q && git add -A &&
+    git -c user.name=check -c user.email=check@invalid commit -qm pristine &&
+    git -c user.name=check -c user.email=check@invalid am -q "${patches[@]}") >"$work/am.log" 2>&1; then
+	ok "git am of the ${#patches[@]} patches onto $(head -1 "$build/version.txt")"
+else
+	notok "git am of the series onto the pristine tree" "$work/am.log"
+fi
+
+# 2. checkpatch --strict, from the pristine tree's root.
+for p in "${patches[@]}"; do
+	(cd "$pristine" && perl scripts/checkpatch.pl --strict "$p") >"$work/cp.log" 2>&1
+	if grep -q '^total: 0 errors, 0 warnings, 0 checks' "$work/cp.log"; then
+		ok "checkpatch --strict: $(basename "$p")"
+	else
+		notok "checkpatch --strict: $(basename "$p")" "$work/cp.log"
+	fi
+done
+
+# 3. Bisectable: a tree that receives the patches one by one; after each,
+#    olddefconfig and a W=1 build of the objects the series touches.
+tree=$work/tree
+cp -al "$pristine" "$tree"
+grep -v BENCH "$here/kernel.config" >"$work/frag"
+echo CONFIG_SNSC_LITE_MIGRATION_BENCH=y >>"$work/frag"
+objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o kernel/fork.o fs/exec.o"
+for p in "${patches[@]}"; do
+	# Break the hard links of the files this patch changes, then apply.
+	for f in $(grep -h '^+++ b/' "$p" | sed 's|^+++ b/||'); do
+		[ -f "$tree/$f" ] && cp --remove-destination "$tree/$f" "$tree/$f.tmp" &&
+			mv "$tree/$f.tmp" "$tree/$f"
+	done
+	if ! patch -p1 -s -d "$tree" <"$p" >"$work/build.log" 2>&1; then
+		notok "$(basename "$p") builds (does not apply)" "$work/build.log"
+		continue
+	fi
+	want=$objs
+	[ -f "$tree/kernel/migrate_trace_lite.c" ] && want="$want kernel/migrate_trace_lite.o"
+	# Re-merge the fragment: options unknown before this patch were dropped.
+	"$here/configure.sh" "$tree" "$work/out" "$work/frag" >>"$work/build.log" 2>&1
+	if make -s -C "$tree" O="$work/out" ARCH=x86_64 olddefconfig >>"$work/build.log" 2>&1 &&
+	   make -s -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" prepare >>"$work/build.log" 2>&1 &&
+	   make -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" W=1 $want >>"$work/build.log" 2>&1 &&
+	   ! grep -q -e 'warning:' -e 'error:' "$work/build.log"; then
+		ok "after $(basename "$p"): $(echo $want | wc -w) objects build with W=1, no warning"
+	else
+		notok "after $(basename "$p"): the touched objects build with W=1" "$work/build.log"
+	fi
+done

@@ -1,0 +1,28 @@
+#!/bin/bash
+# scripts/kernel-doc -none -Wall is silent on the series' C files and
+# header, and the documentation pulls in the kernel-doc of the API.
+. "$(dirname "$0")/lib.sh"
+files="kernel/migrate_trace_lite.c kernel/migrate_trace_lite_test.c include/linux/migrate_trace_lite.h"
+echo "1..5"
+n=0
+for f in $files; do
+	out=$(cd "$B/linux" && perl scripts/kernel-doc -none -Wall "$f" 2>&1)
+	if [ -z "$out" ]; then
+		echo "ok $((++n)) - kernel-doc -none -Wall $f"
+	else
+		echo "not ok $((++n)) - kernel-doc -none -Wall $f"
+		echo "$out" | sed 's/^/# /' | head -10
+	fi
+done
+rst=$B/linux/Documentation/trace/migrate_trace_lite.rst
+if grep -q '^\.\. kernel-doc:: kernel/migrate_trace_lite.c' "$rst" &&
+   [ "$(cd "$B/linux" && perl scripts/kernel-doc -rst -export kernel/migrate_trace_lite.c 2>/dev/null | grep -c '^\.\. c:function::')" = 2 ]; then
+	echo "ok $((++n)) - the RST page pulls in the kernel-doc of mt_trace_enable() and mt_trace_mark()"
+else
+	echo "not ok $((++n)) - the RST page pulls in the kernel-doc of the exported API"
+fi
+if grep -q '^   migrate_trace_lite$' "$B/linux/Documentation/trace/index.rst"; then
+	echo "ok $((++n)) - the page is in the Documentation/trace toctree"
+else
+	echo "not ok $((++n)) - the page is in the Documentation/trace toctree"
+fi
