@@ -53,10 +53,10 @@ if [ -n "$child" ]; then
 		"$(wc -l <"$TMPD/pp")" $((2 * ROUNDS))
 	check "affinity ping-pong: CPUs alternate 1->2, 2->1" \
 		"$(cut -d' ' -f1 "$TMPD/pp" | uniq -c | wc -l)" $((2 * ROUNDS))
+	first=$(head -1 "$TMPD/pp" | cut -d' ' -f1)
+	moves=$(cut -d' ' -f1 "$TMPD/pp" | sort -u | tr '\n' ' ')
 	check "affinity ping-pong: first move is 1->2, all moves 1<->2" \
-		"$(head -1 "$TMPD/pp" | cut -d' ' -f1) \
-		 $(cut -d' ' -f1 "$TMPD/pp" | sort -u | tr '\n' ' ')" \
-		"1-2 1-2 2-1 "
+		"$first $moves" "1-2 1-2 2-1 "
 	# Running, the task is moved by the stopper; queued but not running,
 	# by affine_move_task() itself: both are the affinity change.
 	check "affinity ping-pong: causes are the affinity-change ones" \
