@@ -125,6 +125,37 @@ static ssize_t mt_read_bool(char __user *ubuf, size_t count, loff_t *ppos,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }
 
+/* An enable file's write: "0" or "1" into *@on. */
+static int mt_parse_enable(const char __user *ubuf, size_t count, bool *on)
+{
+	unsigned long val = 0;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val > 1)
+		ret = -EINVAL;
+	*on = val;
+	return ret;
+}
+
+/* A reset file's write: "0" runs @reset under mt_mutex. */
+static ssize_t mt_write_reset(const char __user *ubuf, size_t count,
+			      int (*reset)(void))
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val != 0)
+		ret = -EINVAL;
+	if (!ret) {
+		mutex_lock(&mt_mutex);
+		ret = reset();
+		mutex_unlock(&mt_mutex);
+	}
+	return ret ? ret : count;
+}
+
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
 /* Event kinds other than migrations, numbered after the causes. */
@@ -706,14 +737,12 @@ static ssize_t mt_enable_read(struct file *file, char __user *ubuf,
 static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	unsigned long val;
+	bool on;
 	int ret;
 
-	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && val > 1)
-		ret = -EINVAL;
+	ret = mt_parse_enable(ubuf, count, &on);
 	if (!ret)
-		ret = mt_trace_enable(val, 0);
+		ret = mt_trace_enable(on, 0);
 	return ret ? ret : count;
 }
 
@@ -749,18 +778,7 @@ static const struct file_operations mt_mark_fops = {
 static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	unsigned long val;
-	int ret;
-
-	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && val != 0)
-		ret = -EINVAL;
-	if (!ret) {
-		mutex_lock(&mt_mutex);
-		ret = mt_reset_locked();
-		mutex_unlock(&mt_mutex);
-	}
-	return ret ? ret : count;
+	return mt_write_reset(ubuf, count, mt_reset_locked);
 }
 
 static const struct file_operations mt_reset_fops = {
@@ -1309,16 +1327,14 @@ static ssize_t ms_enable_read(struct file *file, char __user *ubuf,
 static ssize_t ms_enable_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	unsigned long val;
+	bool on;
 	int ret;
 
-	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && val > 1)
-		ret = -EINVAL;
+	ret = mt_parse_enable(ubuf, count, &on);
 	if (ret)
 		return ret;
 	mutex_lock(&mt_mutex);
-	if (val)
+	if (on)
 		ret = ms_start_locked();
 	else
 		ms_stop_locked();
@@ -1374,18 +1390,7 @@ static const struct file_operations ms_period_fops = {
 static ssize_t ms_reset_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	unsigned long val;
-	int ret;
-
-	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && val != 0)
-		ret = -EINVAL;
-	if (!ret) {
-		mutex_lock(&mt_mutex);
-		ret = ms_reset_locked();
-		mutex_unlock(&mt_mutex);
-	}
-	return ret ? ret : count;
+	return mt_write_reset(ubuf, count, ms_reset_locked);
 }
 
 static const struct file_operations ms_reset_fops = {
