@@ -14,6 +14,9 @@ mkdir -p "$out"
 rm -f "$img"
 truncate -s 512M "$img"
 
+# tsc=reliable: under TCG the emulated TSC drifts against the HPET when
+# the host is loaded, the clocksource watchdog then marks it unstable and
+# sched_clock turns per-CPU; the trace's cross-CPU order needs it global.
 echo "harness: booting the guest for '$job' (log: $out/console.log, limit ${limit}s)"
 timeout --foreground -k 10 "$limit" \
 	qemu-system-x86_64 -accel tcg -smp "$smp" -m 1G -nodefaults \
@@ -21,7 +24,7 @@ timeout --foreground -k 10 "$limit" \
 		-kernel "${KERNEL:-$build/kernel}/arch/x86/boot/bzImage" \
 		-initrd "$build/initramfs.cpio" \
 		-drive "file=$img,format=raw,if=virtio" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 mtjob=$job" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 tsc=reliable mtjob=$job" \
 		</dev/null >"$out/console.log" 2>&1
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

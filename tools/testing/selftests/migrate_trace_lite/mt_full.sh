@@ -2,12 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A full buffer stops the trace by itself with every record intact.
 
-DIR=$(dirname "$0")
-# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
-KTAP=$DIR/../kselftest/ktap_helpers.sh
-[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
-. "$KTAP"
-. "$DIR/mt_lib.sh"
+. "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require

@@ -4,12 +4,7 @@
 # fork and rename events, RT push/pull, and equality with ftrace's
 # sched:sched_migrate_task over the same window.
 
-DIR=$(dirname "$0")
-# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
-KTAP=$DIR/../kselftest/ktap_helpers.sh
-[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
-. "$KTAP"
-. "$DIR/mt_lib.sh"
+. "$(dirname "$0")/mt_lib.sh"
 
 ROUNDS=50
 ktap_print_header

@@ -4,12 +4,7 @@
 # window, period by period and cause by cause; idle periods; a full
 # history stops the collection with every row kept.
 
-DIR=$(dirname "$0")
-# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
-KTAP=$DIR/../kselftest/ktap_helpers.sh
-[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
-. "$KTAP"
-. "$DIR/mt_lib.sh"
+. "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require

@@ -4,12 +4,7 @@
 # hotplug with both facilities on, a storm of migrations, control writes
 # and readers, and the ftrace oracle over a stress window.
 
-DIR=$(dirname "$0")
-# In the kernel tree the KTAP helpers are in ../kselftest; beside us elsewhere.
-KTAP=$DIR/../kselftest/ktap_helpers.sh
-[ -f "$KTAP" ] || KTAP=$DIR/ktap_helpers.sh
-. "$KTAP"
-. "$DIR/mt_lib.sh"
+. "$(dirname "$0")/mt_lib.sh"
 
 STRESS=${MT_STRESS_SECONDS:-30}
 ktap_print_header
