@@ -20,8 +20,7 @@ GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug initramfs report clean help \
-	series
-	bench bench-tools
+	series bench bench-tools
 
 all: kernel initramfs
 

@@ -1,16 +1,40 @@
 #!/bin/bash
-# Install what the harness needs; quiet and quick when all is there.
+# Install what the harness needs, then check that every command it, the
+# tests and the programs they run call is there; quiet and quick when all
+# is.  harness/deps.txt is the list (package and the commands it brings);
+# t/03-deps.t fails when a script calls a command that list lacks.
+#
+#   deps.sh [--check]     (--check: only verify, install nothing)
 set -euo pipefail
-pkgs=(linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
-      flex libelf-dev libssl-dev cpio perl xz-utils patch libc6-dev
-      gnuplot-nox time)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "harness: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+here=$(cd "$(dirname "$0")" && pwd)
+list=$here/deps.txt
+
+mapfile -t pkgs < <(awk '!/^#/ && NF { print $1 }' "$list")
+if [ "${1:-}" != --check ]; then
+	missing=()
+	for p in "${pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "harness: installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+fi
+
+# Every listed command must now be on PATH (or be the named file).
+bad=0
+while read -r pkg cmds; do
+	for c in $cmds; do
+		[ "$c" = - ] && continue
+		case $c in
+		/*) [ -e "$c" ] && continue ;;
+		*) command -v "$c" >/dev/null 2>&1 && continue ;;
+		esac
+		echo "harness: '$c' is missing: install the Debian package $pkg" >&2
+		bad=1
+	done
+done < <(awk '!/^#/ && NF' "$list")
+exit $bad
