@@ -114,14 +114,14 @@ $out = run('--period 1000 --period_all --period_cause --period_cpu --period_cpu_
 my @names = $out =~ /^# field \d+ (.*)$/mg;
 is_deeply(\@names, ['try_to_wake_up', 'detach_tasks', 'migrate',
 	(map { "from cpu: $_" } 0 .. 2), (map { "to cpu: $_" } 0 .. 2),
-	map { my $f = $_; map { "from cpu: $f to cpu: $_" } grep { $_ != $f } 0 .. 2 } 0 .. 2],
-	'--period_* field groups and names, in order');
+	map { my $f = $_; map { "from cpu: $f to cpu: $_" } 0 .. 2 } 0 .. 2],
+	'--period_* field groups and names, in order; every CPU pair, N = M included');
 like($out, qr/^# period_msec 1000\n/m, 'periods: # period_msec 1000');
 like($out, qr/^# gettimeofday 1700000000 000000\n0\.000 /m, '# gettimeofday just before the data');
 my @rows = grep { !/^#/ } split /\n/, $out;
 is(scalar(@rows), 2, 'only complete periods are written');
-is($rows[0], '0.000 1.00 1.00 2.00 1.00 1.00 0.00 0.00 1.00 1.00 1.00 0.00 0.00 1.00 0.00 0.00',
-   'period 0: A and B');
+is($rows[0], '0.000 1.00 1.00 2.00 1.00 1.00 0.00 0.00 1.00 1.00 0.00 1.00 0.00 0.00 0.00 1.00 0.00 0.00 0.00',
+   'period 0: A (0 to 1) and B (1 to 2)');
 $out = run('--period 250 --period_all');
 @rows = grep { !/^#/ } split /\n/, $out;
 is(join(' ', map { (split)[1] } @rows), '4.00 0.00 4.00 0.00 4.00 0.00 4.00 0.00 4.00 0.00',

@@ -72,7 +72,7 @@ close($sh);
 $out = `bash $dir/wf.sh 2>&1`;
 is($?, 0, 'the documented trace graphing workflow runs') or diag($out);
 my @png = glob("$dir/wf/*.png");
-is(scalar(@png), 1 + 1 + 4 + 2, 'one graph per field: cause, migrate, 4 from/to cpu, 2 pairs');
+is(scalar(@png), 1 + 1 + 4 + 4, 'one graph per field: cause, migrate, 4 from/to cpu, 4 pairs (N = M included)');
 is(scalar(grep { png_size($_) } @png), scalar(@png), 'all of them valid PNGs');
 
 $out = `$s/migrate_extract --extract 4 --ts_gmt --ts_date $stat | $s/migrate_plot -TT total -o $dir/total.svg`;
