@@ -30,7 +30,7 @@ my $hdr = "# version 1.1.0\n# nr_cpus 4\n# ts_field 1\n# dropped 0\n" .
 	join('', map { "# cause " . ($_ + 1) . " $causes[$_]\n" } 0 .. $#causes) .
 	"# loc 4 copy_process\n# loc 5 set_task_comm\n# loc 6 task_list\n# loc 7 mark\n";
 srand(42);
-my ($ts, $body, %by_cause, %by_pair, %by_pid) = (1_000_000, '');
+my ($ts, $body, %by_cause, %by_pair, %by_pid, %rows) = (1_000_000, '');
 $body .= sprintf("0x%016x 0 . . 100 4 : worker one\n", $ts);
 for (1 .. 5000) {
 	$ts += 1 + int(rand(1000));
@@ -42,6 +42,9 @@ for (1 .. 5000) {
 	$by_cause{$causes[$k]}++;
 	$by_pair{"$from $to"}++;
 	$by_pid{$pid}++;
+	my $rel = $ts - 1_000_000;
+	push @{$rows{$pid}}, sprintf("%d.%09d %d %d %d %d %s %s\n", int($rel / 1e9), $rel % 1e9, $to, $from, $to, $pid,
+				    $pid == 100 ? 'worker one' : '?', $causes[$k]);
 }
 $body .= sprintf("0x%016x 1 . . 1 7 0x0000002a\n", $ts + 1);
 $body .= sprintf("0x%016x 1 . . 1 99 some future event kind\n", $ts + 2);
@@ -68,7 +71,9 @@ my $want = grep { 1 } ($body =~ /^0x\S+ \d+ 2 \d+ \d+ 3$/mg);
 like($out, qr/^total\s+$want\s/m, 'filters --cause and --cpu_from are ANDed');
 
 ($rc, $out) = run('--migrate --pid 101', $trace);
-is(scalar(() = $out =~ /\n/g), $by_pid{101}, '--migrate --pid lists that pid only');
+is($out, join('', @{$rows{101}}), "--migrate --pid lists that pid's $by_pid{101} migrations only, whole rows");
+($rc, $out) = run('--migrate --pid 100', $trace);
+is($out, join('', @{$rows{100}}), '--migrate --pid 100: its name with a space in every row');
 
 my @bad = (
 	['unsorted input', '--stats', $hdr . join("\n", reverse split /\n/, $body) . "\n", qr/not in time order/],
