@@ -2,7 +2,7 @@
 # The analysis tools on the guest's real data agree with the kernel's own
 # counts: over the stat's complete periods, migrate_stats' per-cause
 # totals of the trace taken in the same window equal the stat's columns,
-# and migrate_stats --period reproduces the stat's rows.
+# and migrate_stats --period reproduces the stat's rows, column by column.
 use strict;
 use warnings;
 no warnings 'portable';
@@ -37,7 +37,7 @@ my $win = sprintf('--begin_ts 0x%x --end_ts 0x%x', $begin, $end);
 
 my %got;
 for (`$top/scripts/migrate_stats --stats $win $trace`) {
-	$got{$1} //= $2 if /^(\w+)\s+(\d+)\s/;	# the cause table comes first
+	$got{$1} //= $2 if m@^([\w/]+)\s+(\d+)\s@;	# the cause table comes first
 }
 for my $i (0 .. $#fields) {
 	my $f = $fields[$i];
@@ -46,11 +46,24 @@ for my $i (0 .. $#fields) {
 }
 
 # migrate_stats --period over the same window gives the stat's rows back
-# (as rates per second: counts times 1000 / period_msec).
+# (as rates per second: counts times 1000 / period_msec), every row and
+# every column: the causes, migrate, and in a 1.2 stat every CAUSE/REASON
+# field, which --period_reason names alike.
 my $scale = 1000 / $hdr{period_msec};
-my @series = grep { !/^#/ } `$top/scripts/migrate_stats --period $hdr{period_msec} --period_all $win $trace`;
-my @migrate = map { (split)[-1] } grep { !/^#/ } do { open(my $s, '<', $stat) or die; <$s> };
-my @want = map { sprintf('%.2f', $_ * $scale) } @migrate[0 .. $#series];
-is_deeply([map { (split)[1] } @series], \@want, 'migrate_stats --period_all reproduces the stat row by row');
+my $reasons = grep { m@/@ } @fields;
+my $cmd = "$top/scripts/migrate_stats --period $hdr{period_msec} --period_cause --period_all" .
+	($reasons ? ' --period_reason' : '') . " $win $trace";
+my @out = `$cmd`;
+my @ours = map { /^# field (\d+) (.*)$/ ? [$2, $1] : () } @out;
+my %col = map { $_->[0] => $_->[1] - 1 } @ours;
+my @series = map { [split] } grep { !/^#/ } @out;
+my @rows = map { [split] } grep { !/^#/ } do { open(my $s, '<', $stat) or die; <$s> };
 is(scalar(@series), $rows, "all $rows periods compared");
+for my $i (0 .. $#fields) {
+	my $f = $fields[$i];
+	my $c = $col{$f};
+	my @want = map { sprintf('%.2f', $_->[$i + 1] * $scale) } @rows;
+	my @got = map { defined $c ? $_->[$c] : 'absent' } @series;
+	is_deeply(\@got, \@want, "$f: migrate_stats --period reproduces the stat's column row by row");
+}
 done_testing();
