@@ -58,4 +58,34 @@ open(my $fh, '>', "$dir/empty") or die;
 close($fh);
 my $err = `$top/harness/bench-report.pl $dir/empty x 2>&1`;
 ok($? != 0 && $err =~ /no measurements/, 'an empty raw file is an error');
+
+# harness/bench-tools-report.pl: the tools' table.  Three rounds; the
+# floor's CPU times 0.9, 0.4, 0.5 (median 0.5); each option set's middle
+# value is its median; rounds given out of order.
+open($fh, '>', "$dir/tools.raw") or die;
+print $fh "info events 1000000 bytes 32000000 cpus 2 rounds 3 date 2026-11-21\n";
+my %runs = ('--stats' => [0.9, 0.8, 1.2], '--period 1000 --period_all' => [1.1, 0.95, 1.3],
+	    '--pingpong 1000' => [1.2, 1.1, 0.95], '--migrate' => [3, 2, 4],
+	    '--stats --summary_pid' => [1.0, 0.6, 1.4]);
+for my $r (0 .. 2) {
+	printf $fh "floor %d %.2f %d\n", $r + 1, (0.9, 0.4, 0.5)[$r], 5000 + $r;
+	for my $k (sort keys %runs) {
+		printf $fh "run %d %.2f %d %s\n", $r + 1, $runs{$k}[$r], 10000 + 100 * $r, $k;
+	}
+	printf $fh "quarter %d 0.30 %d\n", $r + 1, 9000 + $r;
+}
+close($fh);
+$out = `$top/harness/bench-tools-report.pl $dir/tools.raw`;
+like($out, qr/^0\.50 s CPU, 2000000 events\/s, 5001 KiB peak; target: every option set <= 2 x the floor$/m,
+     'tools: the floor is the median of its rounds, with events/s and memory');
+like($out, qr/^--stats\s+0\.90\s+1111111\s+10100\s+1\.80  PASS$/m, 'tools: median CPU, events/s, memory, 1.80 x: PASS');
+like($out, qr/^--period 1000 --period_all\s+1\.10\s+909091\s+10100\s+2\.20  MISS$/m, 'tools: 2.20 x the floor: MISS');
+like($out, qr/^--pingpong 1000\s+1\.10\s+909091\s+10100\s+2\.20  MISS$/m, 'tools: the median of rounds out of order');
+like($out, qr/^--migrate\s+3\.00\s+333333\s+10100\s+6\.00  \(a listing: no target\)$/m, 'tools: a listing has no target');
+like($out, qr/^2 of 4 option sets within 2 x the floor: 2 MISS$/m, 'tools: the count of PASS and MISS');
+like($out, qr/^--stats --summary_pid\s+1\.00\s+1000000\s+10100\s+2\.00  PASS$/m, 'tools: exactly 2 x: PASS');
+like($out, qr/^memory: --stats --summary_pid peaks at 9001 KiB on 250000 events and 10100 KiB on 1000000$/m,
+     'tools: the memory on a quarter of the trace and on all of it');
+$err = `$top/harness/bench-tools-report.pl $dir/empty 2>&1`;
+ok($? != 0 && $err =~ /no measurements/, 'tools: an empty raw file is an error');
 done_testing();
