@@ -39,7 +39,7 @@ gen() {
 	printf("0x%016x 0 . . %d 20 : task%d\n", $ts, $_, $_) for 1 .. 500;
 	my @on = map { $_ % 8 } 0 .. 500;
 	for my $i (1 .. $n) {
-		$ts += 1 + int(rand(20000));
+		$ts += 1 + int(rand(200000));
 		my $p = 1 + int(500 * rand() ** 3);
 		my $t = ($on[$p] + 1 + int(rand(7))) % 8;
 		my $k = int(6 * rand() ** 2);
