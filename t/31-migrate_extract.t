@@ -89,7 +89,7 @@ SKIP: {
 	like($n, qr/^\d+$/, "real stat: migrate is field $n");
 	my $period = `$tool --period_msec $real`;
 	my @rates = map { (split ' ')[1] } `$tool --extract $n $real`;
-	my @raw = map { (split ' ')[-1] } grep { !/^#/ } `cat $real`;
+	my @raw = map { (split ' ')[$n - 1] } grep { !/^#/ } `cat $real`;
 	is_deeply([map { sprintf('%.0f', $_ * $period / 1000) } @rates], \@raw,
 		  'real stat: each row\'s rate times the period gives its count back');
 }
