@@ -4,14 +4,18 @@
  *
  * The scheduler calls mt_migrate_task() right before each set_task_cpu()
  * or __set_task_cpu() that moves a task, naming the function that decided
- * the move.  When neither facility is collecting, the hooks are a patched
- * out static branch.  See Documentation/trace/migrate_trace_lite.rst.
+ * the move (the cause) and, where the caller knows it, why (the reason).
+ * Decisions taken earlier, such as the idle CPU select_idle_sibling()
+ * found, are noted with mt_noted() where they are made and picked up by
+ * the hook.  When neither facility collects, every hook and note is a
+ * patched out static branch.  See Documentation/trace/migrate_trace_lite.rst.
  */
 #ifndef _LINUX_MIGRATE_TRACE_LITE_H
 #define _LINUX_MIGRATE_TRACE_LITE_H
 
 #include <linux/errno.h>
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 struct task_struct;
@@ -45,12 +49,69 @@ enum mt_cause {
 
 #define MT_NR_CAUSES	(MT_CAUSE_END - 1)
 
+/*
+ * What inside the cause decided the move.  0 means no finer reason is
+ * known.  Numbered like the causes: new reasons go at the end.
+ */
+enum mt_reason {
+	MT_REASON_NONE,
+	/* select_task_rq() for a wakeup or a fork, noted where it decided */
+	MT_REASON_WAKE_AFFINE,		/* idle target was the waker's CPU */
+	MT_REASON_WAKE_AFFINE_BUSY,	/* nothing idle: the waker's CPU */
+	MT_REASON_IDLE_TARGET,
+	MT_REASON_BUSY_TARGET,
+	MT_REASON_IDLE_PREV,
+	MT_REASON_KTHREAD_PREV,		/* stacked on a per-CPU kthread */
+	MT_REASON_IDLE_RECENT,
+	MT_REASON_IDLE_CAPACITY,
+	MT_REASON_IDLE_SMT,
+	MT_REASON_IDLE_CORE,
+	MT_REASON_IDLE_CPU,
+	MT_REASON_SLOW_PATH,		/* sched_balance_find_dst_cpu() */
+	MT_REASON_ENERGY_AWARE,
+	MT_REASON_WAKE_CURRENT_CPU,
+	MT_REASON_RT_LOWEST_RQ,
+	MT_REASON_DL_LATER_RQ,
+	MT_REASON_FALLBACK,		/* select_fallback_rq() */
+	/* a wakeup that completes a move decided while the task slept */
+	MT_REASON_AFFINITY_AT_WAKEUP,	/* its CPU is no longer allowed */
+	MT_REASON_NUMA_AT_WAKEUP,	/* p->wake_cpu set by a NUMA swap */
+	/* migration_cpu_stop() and affine_move_task() */
+	MT_REASON_AFFINITY,		/* set_cpus_allowed: setaffinity, cpuset */
+	MT_REASON_MIGRATE_ENABLE,
+	MT_REASON_EXEC_BALANCE,
+	MT_REASON_NUMA_MIGRATE,
+	/* push_cpu_stop() */
+	MT_REASON_PUSH_RT,
+	MT_REASON_PUSH_DL,
+	/* the load balancer: detach_one_task(), then detach_tasks() */
+	MT_REASON_ACTIVE_BALANCE,
+	MT_REASON_LB_FIRST,		/* + idle type * 4 + migration type */
+	MT_REASON_LB_LAST = MT_REASON_LB_FIRST + 3 * 4 - 1,
+	MT_REASON_END,
+};
+
+/* A hook's cause and reason in one argument. */
+#define MT_WHY(cause, reason)	((cause) | (reason) << 8)
+
 #ifdef CONFIG_SNSC_LITE_MIGRATION_HOOKS
 
 DECLARE_STATIC_KEY_FALSE(mt_hooks_key);
 
+/*
+ * The last decision noted on this CPU, and for which task; read and
+ * cleared by the next hook.  Written inline by mt_note() and mt_noted():
+ * a note is one or two stores behind its static branch, not a call.
+ */
+struct mt_note {
+	struct task_struct *p;
+	unsigned int reason;
+};
+
+DECLARE_PER_CPU(struct mt_note, mt_notes);
+
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
-		       enum mt_cause cause);
+		       unsigned int why);
 void __mt_copy_process(struct task_struct *p);
 void __mt_set_task_comm(struct task_struct *p);
 
@@ -58,17 +119,99 @@ void __mt_set_task_comm(struct task_struct *p);
  * mt_migrate_task() - report that the scheduler is about to move a task
  * @p: the task, still on its old CPU
  * @new_cpu: the CPU it is being moved to
- * @cause: the scheduler function that decided the move
+ * @why: the cause, or MT_WHY(cause, reason)
  *
- * Call with interrupts disabled, right before set_task_cpu() or
- * __set_task_cpu().  Nothing is recorded when @new_cpu is @p's current CPU.
+ * Call with interrupts disabled once the move is certain: right before
+ * set_task_cpu() or __set_task_cpu(), before the deactivate_task() that
+ * starts it, or before the helper that calls them (move_queued_task(),
+ * detach_task()), which then needs no cause parameter.  Nothing is
+ * recorded when @new_cpu is @p's current CPU.  Without a reason in @why,
+ * the reason is the one noted for @p on this CPU by mt_noted(), or what
+ * @p's state tells.
  */
 static inline void mt_migrate_task(struct task_struct *p,
-				   unsigned int new_cpu, enum mt_cause cause)
+				   unsigned int new_cpu, unsigned int why)
 {
 	if (static_branch_unlikely(&mt_hooks_key))
-		__mt_migrate_task(p, new_cpu, cause);
+		__mt_migrate_task(p, new_cpu, why);
 }
+
+/**
+ * mt_placed() - mt_migrate_task() for a CPU chosen within an expression
+ * @p: the task, still on its old CPU
+ * @new_cpu: the CPU it is being moved to
+ * @why: the cause, or MT_WHY(cause, reason)
+ *
+ * Return: @new_cpu.
+ */
+static inline int mt_placed(struct task_struct *p, int new_cpu,
+			    unsigned int why)
+{
+	mt_migrate_task(p, new_cpu, why);
+	return new_cpu;
+}
+
+/**
+ * mt_migrate_task_lb() - mt_migrate_task() for the load balancer
+ * @p: the task, still on its old CPU
+ * @new_cpu: the CPU it is being moved to
+ * @cause: MT_CAUSE_DETACH_TASKS or MT_CAUSE_DETACH_ONE_TASK
+ * @idle: the balance's enum cpu_idle_type
+ * @type: the balance's enum migration_type
+ *
+ * The reason is computed only when a facility collects.
+ */
+static inline void mt_migrate_task_lb(struct task_struct *p,
+				      unsigned int new_cpu, unsigned int cause,
+				      unsigned int idle, unsigned int type)
+{
+	if (static_branch_unlikely(&mt_hooks_key))
+		__mt_migrate_task(p, new_cpu, cause == MT_CAUSE_DETACH_TASKS ?
+				  MT_WHY(cause, MT_REASON_LB_FIRST + idle * 4 + type) :
+				  MT_WHY(cause, MT_REASON_ACTIVE_BALANCE));
+}
+
+/**
+ * mt_noted() - note why a CPU was chosen for a task, and return the CPU
+ * @p: the task being placed
+ * @cpu: the CPU chosen
+ * @why: enum mt_reason
+ *
+ * For the sched_class select_task_rq() methods and their helpers:
+ * ``return mt_noted(p, cpu, R);``.  The last note for @p on this CPU
+ * becomes the reason of the move that follows, if one does.  Call with
+ * interrupts disabled.  Only @why is stored: both callers of the methods,
+ * select_task_rq() and sched_exec(), note @p first with mt_note(), and
+ * keeping @p out of the many return paths keeps their code as it was.  A
+ * macro, so that @why is computed only when a facility collects.
+ *
+ * Return: @cpu.
+ */
+#define mt_noted(p, cpu, why)						\
+({									\
+	int __mt_cpu = (cpu);						\
+									\
+	(void)(p);							\
+	if (static_branch_unlikely(&mt_hooks_key))			\
+		raw_cpu_write(mt_notes.reason, (why));			\
+	__mt_cpu;							\
+})
+
+/**
+ * mt_note() - note why a task is about to move
+ * @task: the task
+ * @why: enum mt_reason
+ *
+ * As mt_noted(), for a decision that is not a CPU number; this one also
+ * records @task.  A macro too: @why is read only when a facility collects.
+ */
+#define mt_note(task, why)						\
+do {									\
+	if (static_branch_unlikely(&mt_hooks_key)) {			\
+		raw_cpu_write(mt_notes.p, (task));			\
+		raw_cpu_write(mt_notes.reason, (why));			\
+	}								\
+} while (0)
 
 /**
  * mt_copy_process() - report a new task
@@ -93,7 +236,29 @@ static inline void mt_set_task_comm(struct task_struct *p)
 #else /* !CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
 static inline void mt_migrate_task(struct task_struct *p,
-				   unsigned int new_cpu, enum mt_cause cause)
+				   unsigned int new_cpu, unsigned int why)
+{
+}
+
+static inline int mt_placed(struct task_struct *p, int new_cpu,
+			    unsigned int why)
+{
+	return new_cpu;
+}
+
+static inline void mt_migrate_task_lb(struct task_struct *p,
+				      unsigned int new_cpu, unsigned int cause,
+				      unsigned int idle, unsigned int type)
+{
+}
+
+static inline int mt_noted(struct task_struct *p, int cpu,
+			   unsigned int reason)
+{
+	return cpu;
+}
+
+static inline void mt_note(struct task_struct *p, unsigned int reason)
 {
 }
 

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal declarations of the light weight migration trace (mt) and
+ * statistics (mstat), shared by kernel/migrate_trace_lite*.c:
+ *
+ *   migrate_trace_lite.c         the hooks, reasons, control helpers, init
+ *   migrate_trace_lite_ring.c    mt's per-CPU ring of chunks
+ *   migrate_trace_lite_trace.c   mt's control: start, stop, marks, names
+ *   migrate_trace_lite_output.c  mt's text: header, lines, the trace file
+ *   migrate_trace_lite_oops.c    mt's dump on panic or oops
+ *   migrate_trace_lite_pipe.c    mt's consuming reader, trace_pipe
+ *   migrate_trace_lite_stat.c    mstat
+ *   migrate_trace_lite_bench.c   the benchmark path
+ */
+#ifndef _KERNEL_MIGRATE_TRACE_LITE_H
+#define _KERNEL_MIGRATE_TRACE_LITE_H
+
+#include <linux/migrate_trace_lite.h>
+#include <linux/min_heap.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+
+struct dentry;
+struct seq_buf;
+
+/* Serializes every control operation of mt and mstat, and reader opens. */
+extern struct mutex mt_mutex;
+
+extern const char * const mt_cause_names[MT_CAUSE_END];
+extern const char * const mt_reason_names[MT_REASON_END];
+
+/* Control files (migrate_trace_lite.c). */
+int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
+		   unsigned long *val);
+int mt_parse_enable(const char __user *ubuf, size_t count, bool *on);
+ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
+		      unsigned long val);
+ssize_t mt_write_reset(const char __user *ubuf, size_t count,
+		       int (*reset)(void));
+void mt_hooks_get(bool *held);
+void mt_hooks_put(bool *held);
+
+/* Allocations on first use may fail; they never warn or call the OOM killer. */
+#define MT_GFP	(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
+
+/* Event kinds other than migrations, numbered after the causes. */
+enum mt_event {
+	MT_EV_COPY_PROCESS = MT_CAUSE_END,
+	MT_EV_SET_TASK_COMM,
+	MT_EV_TASK_LIST,
+	MT_EV_MARK,
+	MT_EV_LOST,		/* records lost just before this point */
+	MT_EV_SAVED_COMM,	/* a name kept for a pid whose records are gone */
+	MT_EV_END,
+	MT_EV_TIME = MT_EV_END,	/* in the ring only: a new time base */
+};
+
+extern const char * const mt_event_names[MT_EV_END];
+
+/*
+ * Records in the ring.  Every record starts with struct mt_rec; its time
+ * is the chunk's current base plus @delta.  Sizes are multiples of 8.
+ */
+struct mt_rec {
+	u32 delta;		/* ns after the time base */
+	u8 type;		/* enum mt_cause of a migration, or enum mt_event */
+	u8 reason;		/* enum mt_reason of a migration */
+	u16 len;		/* bytes */
+};
+
+struct mt_rec_migrate {
+	struct mt_rec hdr;
+	u16 from;
+	u16 to;
+	u32 pid;
+};
+
+struct mt_rec_comm {
+	struct mt_rec hdr;
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u32 unused;
+};
+
+struct mt_rec_mark {
+	struct mt_rec hdr;
+	u32 pid;
+	u32 unused;
+	u64 mark;
+};
+
+struct mt_rec_time {
+	struct mt_rec hdr;
+	u64 ts;
+};
+
+/*
+ * Each CPU's buffer is a ring of equal chunks.  A chunk holds whole
+ * records only; its header says which chunk of the CPU's trace it is
+ * (@seq counts from 0 and never repeats within a trace), how many bytes
+ * of records it holds, and the time and record number it starts at.
+ */
+struct mt_chunk {
+	u64 base_ts;		/* time of its first record */
+	u64 first_entry;	/* records the CPU logged before it */
+	unsigned long seq;
+	unsigned int commit;	/* bytes of whole records after the header */
+};
+
+#define MT_CHUNK_HDR		ALIGN(sizeof(struct mt_chunk), 8)
+#define MT_MAX_CHUNK_SIZE	4096U
+
+/* A reader's place in one CPU's ring. */
+struct mt_cursor {
+	unsigned long seq;	/* chunk */
+	unsigned int off;	/* offset in its records */
+	u64 base;		/* time base at @off */
+	u64 entry;		/* number of the record at @off */
+};
+
+/* The wall clock and topology of a CPU, taken when the trace starts. */
+struct mt_cpu_start {
+	u64 ts;			/* 0: the CPU was offline */
+	s64 sec;
+	u32 usec;
+	int core;
+	int llc;
+	int node;
+};
+
+struct mt_ring {
+	/* The owning CPU writes these, with interrupts disabled. */
+	struct mt_chunk *wchunk;	/* the chunk being written */
+	unsigned int wtail;		/* bytes of records in it */
+	u64 wbase;			/* its current time base */
+	unsigned long write_seq;	/* @wchunk's seq, for readers */
+	local64_t entries;		/* records logged */
+	local_t dropped;		/* records refused: no free chunk */
+	u64 drop_ts;			/* time of the first refusal */
+	/* The consuming reader writes these, under its lock (pipe.c). */
+	unsigned long read_seq;		/* oldest chunk not consumed */
+	struct mt_cursor rd;		/* next record not consumed */
+	u64 overtaken;			/* records an overtaken reader missed */
+	bool drop_reported;		/* its lost line was handed out */
+	/* Set while no trace runs. */
+	char *data;
+	struct mt_cpu_start start;
+};
+
+DECLARE_PER_CPU(struct mt_ring, mt_rings);
+
+/* Geometry, set when the buffers are allocated (under mt_mutex). */
+extern unsigned int mt_chunk_size;	/* bytes, a power of 2 */
+extern unsigned int mt_nr_chunks;	/* per CPU, at least 2 */
+extern bool mt_overwrite;		/* flight recorder: recycle chunks */
+extern unsigned long mt_buf_size_kb;	/* the size asked for */
+extern bool mt_tracing;			/* hooks record; read locklessly */
+
+/* Whether writers record; the buffers set up before a start are seen. */
+static inline bool mt_trace_running(void)
+{
+	/* Pairs with the release of mt_start_locked(). */
+	return smp_load_acquire(&mt_tracing);
+}
+
+static inline struct mt_chunk *mt_chunk_of(struct mt_ring *r, unsigned long seq)
+{
+	return (struct mt_chunk *)(r->data + (seq % mt_nr_chunks) * mt_chunk_size);
+}
+
+static inline unsigned int mt_chunk_payload(void)
+{
+	return mt_chunk_size - MT_CHUNK_HDR;
+}
+
+static inline struct mt_rec *mt_chunk_rec(struct mt_chunk *c, unsigned int off)
+{
+	return (struct mt_rec *)((char *)c + MT_CHUNK_HDR + off);
+}
+
+/* migrate_trace_lite_ring.c */
+int mt_ring_alloc(unsigned long size_kb);
+void mt_ring_free(void);
+bool mt_ring_allocated(void);
+void mt_ring_reset(void);
+void *mt_ring_write(unsigned int len, unsigned int type, u64 ts);
+void mt_ring_commit(void *rec);
+void mt_ring_drop(u64 ts);
+unsigned int mt_rec_size(unsigned int type);
+bool mt_rec_valid(const struct mt_rec *rec, unsigned int room);
+u64 mt_ring_entries(int cpu);
+unsigned long mt_ring_dropped(int cpu);
+u64 mt_ring_overwritten(int cpu);
+bool mt_ring_empty(void);
+unsigned long mt_ring_used(void);
+void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur);
+struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts);
+void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec);
+
+/* migrate_trace_lite_trace.c */
+struct mt_task_name {
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+};
+
+extern struct mt_task_name *mt_task_list;	/* names when the trace started */
+extern unsigned int mt_task_list_len;
+extern u64 mt_task_list_ts;
+extern int mt_task_list_cpu;
+extern unsigned long mt_task_list_truncated;
+bool mt_comm_lookup(pid_t pid, char *comm);
+void mt_log_migration(struct task_struct *p, unsigned int from,
+		      unsigned int to, unsigned int why, u64 now);
+void mt_log_comm(unsigned int type, struct task_struct *p);
+void mt_trace_init(struct dentry *dir);
+bool mt_trace_started(void);
+extern unsigned int mt_trace_readers;		/* under mt_mutex */
+
+/* migrate_trace_lite_output.c */
+#define MT_LINE_MAX	96
+
+/* A snapshot: the rings merged by time, read with the writers stopped. */
+enum mt_snap_state { MT_SNAP_LEAD, MT_SNAP_REC, MT_SNAP_TAIL, MT_SNAP_DONE };
+
+struct mt_snap_cpu {
+	struct mt_cursor cur;
+	struct mt_rec *rec;	/* at the head, in state MT_SNAP_REC */
+	u64 ts;			/* of the head */
+	u64 lead;		/* records lost before the first one left */
+	enum mt_snap_state state;
+};
+
+DEFINE_MIN_HEAP(int, mt_cpu_heap);
+
+struct mt_snap {
+	struct mt_cpu_heap heap;	/* CPUs with a head, earliest first */
+	struct mt_snap_cpu *cpus;	/* by CPU number */
+	int *heap_data;
+};
+
+int mt_snap_alloc(struct mt_snap *s);
+void mt_snap_free(struct mt_snap *s);
+void mt_snap_start(struct mt_snap *s, unsigned long newest);
+int mt_snap_top(struct mt_snap *s);
+unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf);
+void mt_snap_next(struct mt_snap *s);
+
+unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
+			      u64 ts);
+unsigned int mt_format_clock(char *buf, int cpu, const struct mt_cpu_start *s);
+unsigned int mt_format_name(char *buf, unsigned int type, int cpu, u64 ts,
+			    pid_t pid, const char *comm);
+unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count);
+void mt_show_header(struct seq_buf *s, bool live);
+size_t mt_header_max(void);
+void mt_output_init(struct dentry *dir);
+
+/* migrate_trace_lite_oops.c */
+void mt_oops_init(struct dentry *dir);
+void mt_oops_hold(void);
+void mt_oops_release(void);
+
+/* migrate_trace_lite_pipe.c */
+void mt_pipe_init(struct dentry *dir);
+void mt_pipe_wake(void);
+void mt_pipe_kick_waiting(void);
+void mt_pipe_reset(void);
+bool mt_pipe_busy(void);
+void mt_pipe_lock_reader(void);
+void mt_pipe_unlock_reader(void);
+extern atomic_t mt_pipe_waiting;
+/* After a commit: wake a reader that waits for records. */
+static inline void mt_pipe_kick(void)
+{
+	if (unlikely(atomic_read(&mt_pipe_waiting)))
+		mt_pipe_kick_waiting();
+}
+
+#else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
+
+static inline bool mt_trace_running(void)
+{
+	return false;
+}
+
+static inline void mt_log_migration(struct task_struct *p, unsigned int from,
+				    unsigned int to, unsigned int why, u64 now)
+{
+}
+
+static inline void mt_log_comm(unsigned int type, struct task_struct *p)
+{
+}
+
+static inline void mt_trace_init(struct dentry *dir)
+{
+}
+
+#define MT_EV_COPY_PROCESS	0
+#define MT_EV_SET_TASK_COMM	0
+
+#endif /* CONFIG_SNSC_LITE_MIGRATION_TRACE */
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+
+bool ms_stat_running(void);
+void ms_count(unsigned int cause, unsigned int reason, u64 now);
+void ms_stat_init(void);
+
+#else /* !CONFIG_SNSC_LITE_MIGRATION_STAT */
+
+static inline bool ms_stat_running(void)
+{
+	return false;
+}
+
+static inline void ms_count(unsigned int cause, unsigned int reason, u64 now)
+{
+}
+
+static inline void ms_stat_init(void)
+{
+}
+
+#endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Internals that migrate_trace_lite_test.c reaches. */
+#ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
+int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
+		 void *arg);
+int mt_reset_locked(void);
+#endif
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+extern unsigned long ms_period_msec;
+extern bool ms_collecting;
+extern u64 ms_start_ns;
+int ms_start_locked(void);
+void ms_stop_locked(void);
+int ms_reset_locked(void);
+u64 ms_read_count(u64 period, unsigned int col);
+unsigned int ms_column(unsigned int cause, unsigned int reason);
+#endif
+#endif
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+void mt_bench_init(struct dentry *dir);
+#else
+static inline void mt_bench_init(struct dentry *dir)
+{
+}
+#endif
+
+#endif /* _KERNEL_MIGRATE_TRACE_LITE_H */

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The migration trace's per-CPU buffers: each a ring of equal chunks.
+ *
+ * The writer is the owning CPU with interrupts disabled (hooks, marks,
+ * names), never nested and never waiting.  It appends whole records to
+ * its current chunk and publishes each with a release store of the
+ * chunk's commit.  When the chunk is full it moves to the next one: with
+ * overwrite off only if the consuming reader has released that chunk,
+ * else the record is dropped and the trace stops, as the 1.x facility
+ * did; with overwrite on (the flight recorder) it recycles the oldest
+ * chunk whatever its state.
+ *
+ * Snapshot readers (the trace file, the panic dump) read while the writers
+ * are stopped.  A consuming reader reads while they run: it
+ * copies committed bytes out of a chunk and keeps them only if the chunk's
+ * seq did not change meanwhile, like a seqcount, and hands whole chunks
+ * back to the writer with a release store of read_seq.
+ *
+ * A record's time is a 32-bit delta from the chunk's time base; a time
+ * record moves the base when a gap does not fit.  So a migration takes 16
+ * bytes, and a chunk of 4 KiB holds 254 of them after its header.
+ *
+ * Chunk seqs are unsigned long.  On 32-bit they would wrap after 2^32
+ * chunks of one CPU, about 10^12 records, which the ring's arithmetic
+ * does not handle: a 32-bit flight recorder must be reset before that
+ * (the documentation's limits say so).
+ */
+
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+
+#include "migrate_trace_lite.h"
+
+DEFINE_PER_CPU(struct mt_ring, mt_rings);
+unsigned int mt_chunk_size;
+unsigned int mt_nr_chunks;
+
+static_assert(sizeof(struct mt_rec) == 8);
+static_assert(sizeof(struct mt_rec_migrate) == 16);
+static_assert(sizeof(struct mt_rec_comm) % 8 == 0);
+static_assert(sizeof(struct mt_rec_mark) % 8 == 0);
+static_assert(sizeof(struct mt_rec_time) == 16);
+
+/* The size of a record of @type, or 0 if no such record is in a ring. */
+unsigned int mt_rec_size(unsigned int type)
+{
+	if (type > MT_CAUSE_NONE && type < MT_CAUSE_END)
+		return sizeof(struct mt_rec_migrate);
+	switch (type) {
+	case MT_EV_COPY_PROCESS:
+	case MT_EV_SET_TASK_COMM:
+		return sizeof(struct mt_rec_comm);
+	case MT_EV_MARK:
+		return sizeof(struct mt_rec_mark);
+	case MT_EV_TIME:
+		return sizeof(struct mt_rec_time);
+	}
+	return 0;
+}
+
+/* Whether @rec is a whole record of a known kind within @room bytes. */
+bool mt_rec_valid(const struct mt_rec *rec, unsigned int room)
+{
+	return room >= sizeof(*rec) && rec->len <= room &&
+	       rec->len && rec->len == mt_rec_size(rec->type) &&
+	       rec->reason < MT_REASON_END;
+}
+
+bool mt_ring_allocated(void)
+{
+	return mt_nr_chunks;
+}
+
+void mt_ring_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+
+		kvfree(r->data);
+		r->data = NULL;
+		r->wchunk = NULL;
+	}
+	mt_nr_chunks = 0;
+}
+
+/*
+ * One buffer of @size_kb KiB for each possible CPU, on its node, in
+ * chunks of at most 4 KiB and at least two of them.  Called while no
+ * trace runs and nobody reads.  Return: 0, -EINVAL if @size_kb is too
+ * small for two chunks, -ENOMEM if the memory is not there.
+ */
+int mt_ring_alloc(unsigned long size_kb)
+{
+	unsigned long size = size_kb * 1024;
+	unsigned int chunk;
+	int cpu;
+
+	chunk = min_t(unsigned long, MT_MAX_CHUNK_SIZE,
+		      rounddown_pow_of_two(max(size / 2, 1UL)));
+	if (chunk < MT_CHUNK_HDR + sizeof(struct mt_rec_comm) +
+		    sizeof(struct mt_rec_time))
+		return -EINVAL;
+	mt_ring_free();
+	for_each_possible_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+
+		r->data = kvzalloc_node(size / chunk * chunk, MT_GFP,
+					cpu_to_node(cpu));
+		if (!r->data) {
+			mt_ring_free();
+			return -ENOMEM;
+		}
+	}
+	mt_chunk_size = chunk;
+	mt_nr_chunks = size / chunk;
+	mt_ring_reset();
+	return 0;
+}
+
+/* Empty every ring; no writer or reader may run. */
+void mt_ring_reset(void)
+{
+	int cpu;
+
+	if (!mt_ring_allocated())
+		return;
+	for_each_possible_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_chunk *c = mt_chunk_of(r, 0);
+
+		memset(c, 0, MT_CHUNK_HDR);
+		r->wchunk = c;
+		r->wtail = 0;
+		r->wbase = 0;
+		r->write_seq = 0;
+		local64_set(&r->entries, 0);
+		local_set(&r->dropped, 0);
+		r->drop_ts = 0;
+		r->read_seq = 0;
+		memset(&r->rd, 0, sizeof(r->rd));
+		r->overtaken = 0;
+		r->drop_reported = false;
+	}
+}
+
+/* Move the writer to its next chunk; false if that chunk is not free. */
+static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
+{
+	unsigned long next = r->write_seq + 1, read;
+	struct mt_chunk *c;
+
+	if (!READ_ONCE(mt_overwrite)) {
+		/* Pairs with the reader's release: it is done with the chunk. */
+		read = smp_load_acquire(&r->read_seq);
+		if (next - read >= mt_nr_chunks)
+			return false;
+	}
+	c = mt_chunk_of(r, next);
+	WRITE_ONCE(c->seq, next);
+	/* A reader still copying the old contents sees the new seq. */
+	smp_wmb();
+	WRITE_ONCE(c->commit, 0);
+	WRITE_ONCE(c->base_ts, ts);
+	WRITE_ONCE(c->first_entry, local64_read(&r->entries));
+	r->wchunk = c;
+	r->wtail = 0;
+	r->wbase = ts;
+	/* Readers see the old chunk's last commit before the new seq. */
+	smp_store_release(&r->write_seq, next);
+	return true;
+}
+
+static void mt_ring_publish(struct mt_ring *r, unsigned int len)
+{
+	r->wtail += len;
+	/* The record is written before a reader can see it committed. */
+	smp_store_release(&r->wchunk->commit, r->wtail);
+}
+
+/* Start a new time base at @ts: in this chunk if a time record fits. */
+static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
+{
+	struct mt_rec_time *t;
+
+	if (r->wtail + sizeof(*t) + len > mt_chunk_payload())
+		return mt_ring_next_chunk(r, ts);
+	t = (struct mt_rec_time *)mt_chunk_rec(r->wchunk, r->wtail);
+	t->hdr = (struct mt_rec){ .type = MT_EV_TIME, .len = sizeof(*t) };
+	t->ts = ts;
+	r->wbase = ts;
+	mt_ring_publish(r, sizeof(*t));
+	return true;
+}
+
+/**
+ * mt_ring_write() - append a record to this CPU's ring
+ * @len: its size, mt_rec_size(@type)
+ * @type: enum mt_cause or enum mt_event
+ * @ts: its time, local_clock() of this CPU, taken with interrupts off
+ *
+ * Fills the header; the caller fills the rest and calls mt_ring_commit().
+ * Interrupts must stay disabled from the timestamp to the commit.
+ *
+ * Return: the record, or NULL if the ring is full (overwrite off).
+ */
+void *mt_ring_write(unsigned int len, unsigned int type, u64 ts)
+{
+	struct mt_ring *r = this_cpu_ptr(&mt_rings);
+	struct mt_rec *rec;
+
+	if (unlikely(!r->wtail)) {
+		/* An empty chunk starts its time base at its first record. */
+		WRITE_ONCE(r->wchunk->base_ts, ts);
+		r->wbase = ts;
+	}
+	if (unlikely(ts < r->wbase))
+		ts = r->wbase;		/* cannot happen: one CPU's clock */
+	if (unlikely(ts - r->wbase > U32_MAX) && !mt_ring_rebase(r, len, ts))
+		return NULL;
+	if (unlikely(r->wtail + len > mt_chunk_payload()) &&
+	    !mt_ring_next_chunk(r, ts))
+		return NULL;
+	rec = mt_chunk_rec(r->wchunk, r->wtail);
+	rec->delta = ts - r->wbase;
+	rec->type = type;
+	rec->reason = 0;
+	rec->len = len;
+	return rec;
+}
+
+/* Publish the record mt_ring_write() returned. */
+void mt_ring_commit(void *rec)
+{
+	struct mt_ring *r = this_cpu_ptr(&mt_rings);
+
+	local64_inc(&r->entries);
+	mt_ring_publish(r, ((struct mt_rec *)rec)->len);
+}
+
+/* A record was refused: count it; the first refusal's time is kept. */
+void mt_ring_drop(u64 ts)
+{
+	struct mt_ring *r = this_cpu_ptr(&mt_rings);
+
+	if (!local_read(&r->dropped))
+		r->drop_ts = ts;
+	local_inc(&r->dropped);
+}
+
+u64 mt_ring_entries(int cpu)
+{
+	return local64_read(&per_cpu_ptr(&mt_rings, cpu)->entries);
+}
+
+unsigned long mt_ring_dropped(int cpu)
+{
+	return local_read(&per_cpu_ptr(&mt_rings, cpu)->dropped);
+}
+
+/*
+ * Where the oldest record still in @r's ring is: the consuming reader's
+ * place, unless the flight recorder has recycled the chunks under it.
+ * The writers must be stopped.
+ */
+void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur)
+{
+	unsigned long oldest = 0;
+	struct mt_chunk *c;
+
+	if (r->write_seq >= mt_nr_chunks - 1)
+		oldest = r->write_seq - (mt_nr_chunks - 1);
+	*cur = r->rd;
+	if ((long)(cur->seq - oldest) >= 0)
+		return;
+	c = mt_chunk_of(r, oldest);
+	cur->seq = oldest;
+	cur->off = 0;
+	cur->base = c->base_ts;
+	cur->entry = c->first_entry;
+}
+
+/*
+ * The number of the first record of @r's oldest chunk that a recycling
+ * writer has not taken yet, into *@first; false if the consuming reader's
+ * place is still in the ring.  Lockless while the writer runs: the chunk
+ * header is read between two looks at its seq, as a consuming reader does.
+ */
+static bool mt_ring_first_kept(struct mt_ring *r, u64 *first)
+{
+	unsigned int tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		/* Pairs with the writer's release of a new chunk. */
+		unsigned long ws = smp_load_acquire(&r->write_seq);
+		unsigned long oldest = ws - (mt_nr_chunks - 1);
+		struct mt_chunk *c = mt_chunk_of(r, oldest);
+
+		if (ws < mt_nr_chunks - 1 || (long)(r->rd.seq - oldest) >= 0)
+			return false;
+		if (READ_ONCE(c->seq) != oldest)
+			continue;
+		/* Pairs with the writer's smp_wmb() between seq and header. */
+		smp_rmb();
+		*first = READ_ONCE(c->first_entry);
+		/* And the seq again after the header. */
+		smp_rmb();
+		if (READ_ONCE(c->seq) == oldest)
+			return true;
+	}
+	return false;	/* a writer stuck in a recycle: count what is known */
+}
+
+/*
+ * Records of @cpu lost to the flight recorder: missed by an overtaken
+ * consuming reader, and recycled before anybody read them.  With the
+ * consuming reader's state locked (or no reader), while writers run too.
+ */
+u64 mt_ring_overwritten(int cpu)
+{
+	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	u64 first;
+
+	if (!mt_ring_allocated())
+		return 0;
+	if (READ_ONCE(mt_overwrite) && mt_ring_first_kept(r, &first) &&
+	    first > r->rd.entry)
+		return r->overtaken + (first - r->rd.entry);
+	return r->overtaken;
+}
+
+/* Whether no CPU has logged anything since the reset. */
+bool mt_ring_empty(void)
+{
+	int cpu;
+
+	if (!mt_ring_allocated())
+		return true;
+	for_each_possible_cpu(cpu)
+		if (mt_ring_entries(cpu))
+			return false;
+	return true;
+}
+
+/* Bytes of buffer holding records not yet consumed, headers included. */
+unsigned long mt_ring_used(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	if (!mt_ring_allocated())
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_cursor oldest;
+
+		mt_ring_oldest(r, &oldest);
+		sum += (r->write_seq - oldest.seq) * mt_chunk_size;
+		if (r->wtail)
+			sum += MT_CHUNK_HDR + r->wtail;
+	}
+	return sum;
+}
+
+/**
+ * mt_cursor_peek() - the next record at or after a snapshot reader's place
+ * @r: the ring, its writers stopped
+ * @cur: the place; moved past time records and finished chunks
+ * @ts: set to the record's time
+ *
+ * Return: the record, or NULL at the end of the ring.
+ */
+struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts)
+{
+	for (;;) {
+		struct mt_chunk *c = mt_chunk_of(r, cur->seq);
+		unsigned int commit = READ_ONCE(c->commit);
+		struct mt_rec *rec;
+
+		/* A chunk a writer stopped by a panic left half recycled. */
+		if (READ_ONCE(c->seq) != cur->seq)
+			commit = 0;
+		/* The first record of a chunk counts from the chunk's base. */
+		if (!cur->off)
+			cur->base = c->base_ts;
+		if (cur->off >= commit) {
+			if (cur->seq == r->write_seq)
+				return NULL;
+			cur->seq++;
+			cur->off = 0;
+			continue;
+		}
+		rec = mt_chunk_rec(c, cur->off);
+		if (!mt_rec_valid(rec, commit - cur->off)) {
+			/* Cannot happen; never read beyond what was written. */
+			cur->off = commit;
+			continue;
+		}
+		if (rec->type == MT_EV_TIME) {
+			cur->base = ((struct mt_rec_time *)rec)->ts;
+			cur->off += rec->len;
+			continue;
+		}
+		*ts = cur->base + rec->delta;
+		return rec;
+	}
+}
+
+/* Step past the record mt_cursor_peek() returned. */
+void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec)
+{
+	cur->off += rec->len;
+	cur->entry++;
+}

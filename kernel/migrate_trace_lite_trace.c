@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The migration trace's control: start, stop and reset, the records the
+ * hooks log, marks, the names of tasks, and the debugfs control files of
+ * migration_trace/.  The buffers are in migrate_trace_lite_ring.c; the
+ * readers have files of their own.
+ *
+ * Buffers are allocated when a trace first starts, not at boot, and
+ * freed by a reset: nothing is pinned while the trace is unused.  Whoever
+ * needs the writers quiet (dump, reset) clears mt_tracing and calls
+ * synchronize_rcu(): writers run with interrupts disabled, which makes
+ * them RCU readers.
+ */
+
+#define pr_fmt(fmt) "migrate_trace_lite: " fmt
+
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/hardirq.h>
+#include <linux/irq_work.h>
+#include <linux/mm.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/stat.h>
+#include <linux/sched/topology.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/topology.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#include "migrate_trace_lite.h"
+
+bool mt_tracing;
+bool mt_overwrite;
+unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
+unsigned int mt_trace_readers;
+
+/* Under mt_mutex: */
+static bool mt_holds_hooks;
+static bool mt_started;			/* a trace ran since the reset */
+
+/* The smallest buffer: two chunks with room for a name and a time record. */
+#define MT_MIN_BUF_KB	1UL
+#define MT_MAX_BUF_KB	1048576UL
+
+/*
+ * Names of the tasks that existed when the trace started.  They are not
+ * logged into the buffers, which a machine with many threads would fill,
+ * but kept aside and printed by every reader.
+ */
+struct mt_task_name *mt_task_list;
+unsigned int mt_task_list_len;
+u64 mt_task_list_ts;
+int mt_task_list_cpu;
+unsigned long mt_task_list_truncated;
+
+/*
+ * The last name logged for each pid, by pid modulo the size: a dump of a
+ * flight recorder can name tasks whose fork and exec records are gone.
+ * A writer claims a slot by swapping MT_COMM_BUSY into its pid and skips
+ * the update if another CPU holds it; readers run with writers stopped.
+ * A slot never written holds MT_COMM_EMPTY, which no pid can be.
+ */
+#define MT_COMM_SLOTS	4096
+#define MT_COMM_BUSY	U32_MAX
+#define MT_COMM_EMPTY	(U32_MAX - 1)
+
+struct mt_comm_slot {
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static struct mt_comm_slot *mt_comm_cache;
+
+static void mt_comm_remember(pid_t pid, const char *comm)
+{
+	struct mt_comm_slot *s = &mt_comm_cache[pid % MT_COMM_SLOTS];
+	u32 old = READ_ONCE(s->pid);
+
+	if (old == MT_COMM_BUSY || cmpxchg(&s->pid, old, MT_COMM_BUSY) != old)
+		return;
+	memcpy(s->comm, comm, TASK_COMM_LEN);
+	/* The name is in place before the slot is released to it. */
+	smp_store_release(&s->pid, pid);
+}
+
+/* The remembered name of @pid into @comm; false if it is not known. */
+bool mt_comm_lookup(pid_t pid, char *comm)
+{
+	struct mt_comm_slot *s;
+
+	if (!mt_comm_cache)
+		return false;
+	s = &mt_comm_cache[pid % MT_COMM_SLOTS];
+	/* Pairs with mt_comm_remember()'s release. */
+	if (smp_load_acquire(&s->pid) != pid || pid == MT_COMM_BUSY ||
+	    pid == MT_COMM_EMPTY)
+		return false;
+	memcpy(comm, s->comm, TASK_COMM_LEN);
+	comm[TASK_COMM_LEN - 1] = '\0';
+	return true;
+}
+
+static void mt_release_hooks_workfn(struct work_struct *work)
+{
+	mutex_lock(&mt_mutex);
+	if (!READ_ONCE(mt_tracing))
+		mt_hooks_put(&mt_holds_hooks);
+	mutex_unlock(&mt_mutex);
+}
+
+static DECLARE_WORK(mt_release_work, mt_release_hooks_workfn);
+
+/* A writer that found its buffer full cannot flip a key or wake; a worker can. */
+static void mt_full_irq_workfn(struct irq_work *work)
+{
+	schedule_work(&mt_release_work);
+	mt_pipe_wake();
+}
+
+static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
+
+static void mt_buffer_full(u64 ts)
+{
+	mt_ring_drop(ts);
+	if (READ_ONCE(mt_tracing)) {
+		WRITE_ONCE(mt_tracing, false);
+		irq_work_queue(&mt_full_irq_work);
+	}
+}
+
+/* Commit a record, and wake a consuming reader that waits for one. */
+static void mt_commit(void *rec)
+{
+	mt_ring_commit(rec);
+	mt_pipe_kick();
+}
+
+/* Called by the hook with interrupts disabled. */
+void mt_log_migration(struct task_struct *p, unsigned int from,
+		      unsigned int to, unsigned int why, u64 now)
+{
+	struct mt_rec_migrate *r;
+
+	r = mt_ring_write(sizeof(*r), why & 0xff, now);
+	if (unlikely(!r)) {
+		mt_buffer_full(now);
+		return;
+	}
+	r->hdr.reason = why >> 8;
+	r->from = from;
+	r->to = to;
+	r->pid = p->pid;
+	mt_commit(r);
+}
+
+/*
+ * Copy without task_lock(): a name torn by a racing rename is harmless,
+ * and the race is marked for KCSAN.
+ */
+void mt_log_comm(unsigned int type, struct task_struct *p)
+{
+	struct mt_rec_comm *r;
+	unsigned long flags;
+	u64 now;
+
+	local_irq_save(flags);
+	if (READ_ONCE(mt_tracing)) {
+		now = local_clock();
+		r = mt_ring_write(sizeof(*r), type, now);
+		if (r) {
+			r->pid = p->pid;
+			/* Racy with a rename, see above. */
+			data_race(memcpy(r->comm, p->comm, sizeof(r->comm)));
+			r->comm[sizeof(r->comm) - 1] = '\0';
+			r->unused = 0;
+			mt_comm_remember(r->pid, r->comm);
+			mt_commit(r);
+		} else {
+			mt_buffer_full(now);
+		}
+	}
+	local_irq_restore(flags);
+}
+
+/* Return: 0, -EINVAL if no trace runs or in NMI, -ENOSPC if the buffer is full. */
+static int mt_log_mark(unsigned long mark)
+{
+	struct mt_rec_mark *r;
+	unsigned long flags;
+	int ret = -EINVAL;
+	u64 now;
+
+	/* An NMI can come between another writer's timestamp and commit. */
+	if (in_nmi())
+		return -EINVAL;
+	local_irq_save(flags);
+	if (READ_ONCE(mt_tracing)) {
+		now = local_clock();
+		r = mt_ring_write(sizeof(*r), MT_EV_MARK, now);
+		if (r) {
+			r->pid = current->pid;
+			r->unused = 0;
+			r->mark = mark;
+			mt_commit(r);
+			ret = 0;
+		} else {
+			mt_buffer_full(now);
+			ret = -ENOSPC;
+		}
+	}
+	local_irq_restore(flags);
+	return ret;
+}
+
+/* Runs on every online CPU, interrupts off, when a trace starts. */
+static void mt_take_start_clock(void *unused)
+{
+	struct mt_cpu_start *s = &this_cpu_ptr(&mt_rings)->start;
+	struct timespec64 now;
+
+	ktime_get_real_ts64(&now);
+	s->ts = local_clock();
+	s->sec = now.tv_sec;
+	s->usec = now.tv_nsec / NSEC_PER_USEC;
+}
+
+/*
+ * Each CPU's core (first SMT sibling), last-level cache (first CPU
+ * sharing it) and node, as the scheduler sees them now.
+ */
+static void mt_take_topology(void)
+{
+	int cpu, other;
+
+	for_each_possible_cpu(cpu) {
+		struct mt_cpu_start *s = &per_cpu_ptr(&mt_rings, cpu)->start;
+		unsigned int core = cpumask_first(topology_sibling_cpumask(cpu));
+
+		s->core = core < nr_cpu_ids ? core : cpu;
+		s->llc = cpu;
+		for_each_possible_cpu(other) {
+			if (other >= cpu)
+				break;
+			if (per_cpu_ptr(&mt_rings, other)->start.llc == other &&
+			    cpus_share_cache(other, cpu)) {
+				s->llc = other;
+				break;
+			}
+		}
+		s->node = cpu_to_node(cpu);
+	}
+}
+
+static void mt_free_names(void)
+{
+	kvfree(mt_task_list);
+	mt_task_list = NULL;
+	mt_task_list_len = 0;
+	mt_task_list_truncated = 0;
+	kvfree(mt_comm_cache);
+	mt_comm_cache = NULL;
+}
+
+/* Keep the name of every task; the trace already records new ones. */
+static int mt_take_task_list(u64 ts)
+{
+	unsigned int cap = READ_ONCE(nr_threads) + 256;
+	struct task_struct *g, *t;
+
+	mt_task_list = kvmalloc_array(cap, sizeof(*mt_task_list), MT_GFP);
+	if (!mt_task_list)
+		return -ENOMEM;
+	mt_task_list_ts = ts;
+	mt_task_list_cpu = raw_smp_processor_id();
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		struct mt_task_name *n;
+
+		if (mt_task_list_len == cap) {
+			mt_task_list_truncated++;
+			continue;
+		}
+		n = &mt_task_list[mt_task_list_len];
+		n->pid = t->pid;
+		/* Without task_lock(), as mt_log_comm() does. */
+		data_race(memcpy(n->comm, t->comm, TASK_COMM_LEN));
+		n->comm[TASK_COMM_LEN - 1] = '\0';
+		mt_comm_remember(n->pid, n->comm);
+		mt_task_list_len++;
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/* No reader and no writer may use them. */
+static void mt_free_locked(void)
+{
+	mt_oops_hold();
+	mt_ring_free();
+	mt_free_names();
+	mt_oops_release();
+}
+
+/* Buffers and the name cache, allocated on the first start. */
+static int mt_alloc_locked(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (mt_ring_allocated() && mt_comm_cache)
+		return 0;
+	mt_free_locked();	/* one without the other: start over */
+	mt_comm_cache = kvmalloc_array(MT_COMM_SLOTS, sizeof(*mt_comm_cache),
+				       MT_GFP);
+	if (!mt_comm_cache)
+		return -ENOMEM;
+	for (i = 0; i < MT_COMM_SLOTS; i++)
+		mt_comm_cache[i].pid = MT_COMM_EMPTY;
+	ret = mt_ring_alloc(mt_buf_size_kb);
+	if (ret) {
+		mt_free_names();
+		return ret;
+	}
+	return 0;
+}
+
+static int mt_start_locked(bool allow_restart)
+{
+	int cpu, ret;
+	u64 now;
+
+	if (READ_ONCE(mt_tracing))
+		return 0;
+	if (mt_trace_readers)
+		return -EBUSY;
+	if (mt_started) {
+		/* Tools assume one continuous trace: a restart is opt-in. */
+		if (!allow_restart)
+			return -EBUSY;
+		for_each_possible_cpu(cpu)
+			if (mt_ring_dropped(cpu))
+				return -ENOSPC;
+	} else {
+		ret = mt_alloc_locked();
+		if (ret)
+			return ret;
+		for_each_possible_cpu(cpu)
+			per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
+		cpus_read_lock();
+		on_each_cpu(mt_take_start_clock, NULL, 1);
+		mt_take_topology();
+		cpus_read_unlock();
+		now = local_clock();
+		mt_oops_release();
+		/*
+		 * Later tasks are named by their copy_process records.  The
+		 * release publishes the buffers to mt_trace_running().
+		 */
+		smp_store_release(&mt_tracing, true);
+		mt_hooks_get(&mt_holds_hooks);
+		ret = mt_take_task_list(now);
+		if (ret) {
+			WRITE_ONCE(mt_tracing, false);
+			mt_hooks_put(&mt_holds_hooks);
+			synchronize_rcu();
+			mt_free_locked();
+			return ret;
+		}
+		/* Readers of an unlocked mt_started see the buffers and names. */
+		smp_store_release(&mt_started, true);
+		mt_pipe_wake();
+		return 0;
+	}
+	mt_oops_release();
+	/* As above: the buffers before the flag. */
+	smp_store_release(&mt_tracing, true);
+	mt_hooks_get(&mt_holds_hooks);
+	mt_pipe_wake();
+	return 0;
+}
+
+/* Afterwards no writer is inside a buffer: the buffers may be read. */
+static void mt_stop_locked(void)
+{
+	WRITE_ONCE(mt_tracing, false);
+	mt_hooks_put(&mt_holds_hooks);
+	synchronize_rcu();
+	mt_pipe_wake();
+}
+
+VISIBLE_IF_KUNIT int mt_reset_locked(void)
+{
+	if (mt_trace_readers || mt_pipe_busy())
+		return -EBUSY;
+	mt_stop_locked();
+	mt_free_locked();
+	WRITE_ONCE(mt_started, false);
+	mt_pipe_reset();
+	return 0;
+}
+
+/* A trace started since the reset: its buffers and names are set up. */
+bool mt_trace_started(void)
+{
+	/* Pairs with the release in mt_start_locked(). */
+	return smp_load_acquire(&mt_started);
+}
+
+/**
+ * mt_trace_enable() - start or stop the migration trace
+ * @enable: 1 to start tracing, 0 to stop it
+ * @allow_restart: if 0, refuse to start again before a reset
+ *
+ * The analysis tools assume one continuous trace, so by default a trace
+ * that was stopped must be read and reset before the next one starts.
+ * With @allow_restart a stopped trace is continued instead, unless its
+ * buffer already filled up.  Starting a running trace and stopping a
+ * stopped one succeed and change nothing.  The first start after a reset
+ * allocates the buffers.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EINVAL for a bad @enable, -EBUSY if a trace ran
+ * since the reset (and @allow_restart is 0) or the trace file is open,
+ * -ENOSPC if a restarted trace would have no room, -ENOMEM if the buffers
+ * cannot be allocated.
+ */
+int mt_trace_enable(int enable, int allow_restart)
+{
+	int ret = 0;
+
+	if (enable != 0 && enable != 1)
+		return -EINVAL;
+	mutex_lock(&mt_mutex);
+	if (enable)
+		ret = mt_start_locked(allow_restart);
+	else
+		mt_stop_locked();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mt_trace_enable);
+
+/**
+ * mt_trace_mark() - add a mark event to the migration trace
+ * @mark: an arbitrary value, shown in hex in the trace
+ *
+ * Analysis tools can cut a trace at the first occurrence of a mark, so a
+ * value meant for that should be unique.  Nothing is recorded while the
+ * trace is stopped, or when called from NMI.
+ *
+ * Context: Any context; ignored in NMI.
+ */
+void mt_trace_mark(unsigned long mark)
+{
+	mt_log_mark(mark);
+}
+EXPORT_SYMBOL_GPL(mt_trace_mark);
+
+static ssize_t mt_enable_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_tracing));
+}
+
+static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (!ret)
+		ret = mt_trace_enable(on, 0);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_enable_fops = {
+	.read	= mt_enable_read,
+	.write	= mt_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret, cpu;
+
+	ret = mt_parse_ulong(ubuf, count, true, &val);
+	if (ret)
+		return ret;
+	/* A mark that cannot be recorded is an error, not a silent no-op. */
+	ret = mt_log_mark(val);
+	if (ret == -EINVAL) {
+		mutex_lock(&mt_mutex);
+		for_each_possible_cpu(cpu)
+			if (mt_ring_allocated() && mt_ring_dropped(cpu))
+				ret = -ENOSPC;
+		mutex_unlock(&mt_mutex);
+	}
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_mark_fops = {
+	.write	= mt_mark_write,
+	.llseek	= noop_llseek,
+};
+
+static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	return mt_write_reset(ubuf, count, mt_reset_locked);
+}
+
+static const struct file_operations mt_reset_fops = {
+	.write	= mt_reset_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * Settings of the buffers (overwrite, buffer_size_kb) change only while
+ * the buffers are empty: after a reset, before the first start.
+ */
+static int mt_settable_locked(void)
+{
+	return mt_started || mt_pipe_busy() || mt_trace_readers ? -EBUSY : 0;
+}
+
+static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_overwrite));
+}
+
+static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		WRITE_ONCE(mt_overwrite, on);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_overwrite_fops = {
+	.read	= mt_overwrite_read,
+	.write	= mt_overwrite_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t mt_size_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_buf_size_kb));
+}
+
+static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && (val < MT_MIN_BUF_KB || val > MT_MAX_BUF_KB))
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		WRITE_ONCE(mt_buf_size_kb, val);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_size_fops = {
+	.read	= mt_size_read,
+	.write	= mt_size_write,
+	.llseek	= default_llseek,
+};
+
+/*
+ * migration_trace/stats: per CPU, the records logged, dropped (buffer
+ * full) and lost to the flight recorder so far.  Readable any time, also
+ * while tracing.
+ */
+static int mt_stats_show(struct seq_file *m, void *v)
+{
+	u64 entries, total[3] = { };
+	int cpu;
+
+	mutex_lock(&mt_mutex);
+	mt_pipe_lock_reader();
+	seq_puts(m, "# cpu entries dropped overwritten\n");
+	if (mt_ring_allocated()) {
+		for_each_possible_cpu(cpu) {
+			u64 lost = mt_ring_overwritten(cpu);
+
+			entries = mt_ring_entries(cpu);
+			seq_printf(m, "%d %llu %lu %llu\n", cpu, entries,
+				   mt_ring_dropped(cpu), lost);
+			total[0] += entries;
+			total[1] += mt_ring_dropped(cpu);
+			total[2] += lost;
+		}
+	}
+	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
+	mt_pipe_unlock_reader();
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mt_stats);
+
+void __init mt_trace_init(struct dentry *dir)
+{
+	debugfs_create_file("enable", 0600, dir, NULL, &mt_enable_fops);
+	debugfs_create_file("mark", 0200, dir, NULL, &mt_mark_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
+	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
+	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
+	mt_output_init(dir);
+	mt_oops_init(dir);
+	mt_pipe_init(dir);
+}
