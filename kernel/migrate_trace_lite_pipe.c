@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migration_trace/trace_pipe: the migration trace read while it runs.
+ *
+ * One reader at a time consumes the per-CPU rings in time order.  The
+ * first reader of a trace gets the header, the start clocks and the task
+ * list first.  A record is handed out only once no CPU can still log an
+ * earlier one: a CPU whose ring has nothing more to read may be inside a
+ * writer that took its timestamp, so the reader asks every CPU for its
+ * clock by IPI (writers run with interrupts disabled, so the IPI runs
+ * between two writers) and hands out what is older than all the clocks.
+ * That keeps an idle CPU from holding the stream back; the rounds are at
+ * most one per MT_PIPE_POLL_JIFFIES, so that a slow trickle of records
+ * does not become a stream of IPIs to every CPU, at the price of that
+ * much latency.
+ *
+ * Records are copied out of the ring, then kept only if their chunk was
+ * not recycled meanwhile (flight recorder); a chunk read to its end is
+ * handed back to the writer.  A reader that the flight recorder overtook
+ * gets a lost line saying how many records it missed, and so does one
+ * whose trace stopped on a full buffer.
+ *
+ * The reader's state outlives the open file: text formatted but not yet
+ * copied out and a pending lost line go to the next reader, which
+ * continues where this one left.  A reset frees it.  mt_pipe_lock guards
+ * it and the reader's fields of the rings; a blocked reader sleeps
+ * without it.
+ *
+ * A writer that commits while the reader waits wakes it through an
+ * irq_work.  The reader sets mt_pipe_waiting and then checks the rings;
+ * the writer commits and then checks mt_pipe_waiting, without a barrier
+ * in the hot path, so a wakeup can be missed when the two cross: a
+ * blocked read() sleeps MT_PIPE_POLL_JIFFIES at most, and a timer wakes
+ * pollers as often.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/irq_work.h>
+#include <linux/min_heap.h>
+#include <linux/poll.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+
+#include "migrate_trace_lite.h"
+
+atomic_t mt_pipe_waiting;
+static DECLARE_WAIT_QUEUE_HEAD(mt_pipe_wq);
+
+/*
+ * How long a blocked reader sleeps at most before it looks again, and
+ * the least time between two IPI rounds.
+ */
+#define MT_PIPE_POLL_JIFFIES	max(1, HZ / 100)
+
+/* Copies a writer keeps spoiling before the reader gives up for now. */
+#define MT_PIPE_RETRIES		16
+
+#define MT_PIPE_BUF		(64 * 1024)
+
+static void mt_pipe_irq_workfn(struct irq_work *work)
+{
+	wake_up_interruptible_all(&mt_pipe_wq);
+}
+
+static DEFINE_IRQ_WORK(mt_pipe_irq_work, mt_pipe_irq_workfn);
+
+/* A writer wakes a waiting reader; any context. */
+void mt_pipe_kick_waiting(void)
+{
+	if (atomic_xchg(&mt_pipe_waiting, 0))
+		irq_work_queue(&mt_pipe_irq_work);
+}
+
+/* The trace started, stopped or filled up: a blocked reader looks again. */
+void mt_pipe_wake(void)
+{
+	wake_up_interruptible_all(&mt_pipe_wq);
+}
+
+/* A poller that found nothing looks again after MT_PIPE_POLL_JIFFIES. */
+static void mt_pipe_timer_fn(struct timer_list *unused)
+{
+	wake_up_interruptible_all(&mt_pipe_wq);
+}
+
+static DEFINE_TIMER(mt_pipe_timer, mt_pipe_timer_fn);
+
+struct mt_pipe_cpu {
+	union {
+		struct mt_rec hdr;
+		u64 words[4];
+	} head;			/* a copy of the next record, if @has_head */
+	bool has_head;
+	bool tail;		/* the head is the lost line of a full buffer */
+	unsigned int commit;	/* bytes of the cursor's chunk known whole */
+	u64 ts;			/* of the head */
+	u64 lost;		/* records missed before the head */
+	u64 lost_ts;
+	u64 last_ts;		/* of the last record handed out */
+	u64 clock;		/* the CPU's clock at the last IPI round */
+};
+
+DEFINE_MIN_HEAP(int, mt_pipe_heap);
+
+struct mt_pipe {
+	/*
+	 * The beginning of the stream (header, clocks, task list) is handed
+	 * out once per trace, whoever reads it: items handed out so far.
+	 */
+	unsigned int prologue;
+	bool synced;			/* writers gone since the trace stopped */
+	u64 limit;			/* heads up to this may be handed out */
+	unsigned long refresh_at;	/* jiffies: the next IPI round allowed */
+	char *out;			/* text not yet copied to the user */
+	size_t out_len, out_pos;
+	char *buf;			/* @buf_size bytes for @out */
+	size_t buf_size;
+	int *clock_cpus;
+	struct mt_pipe_heap heap;	/* CPUs with a head, earliest first */
+	int *heap_data;
+	struct mt_pipe_cpu *cpus;
+	u64 *clocks;			/* filled by the IPI round */
+};
+
+/* Serializes the reader; guards *mt_pipe and the rings' reader fields. */
+static DEFINE_MUTEX(mt_pipe_lock);
+/* The reader's state: allocated by an open, kept until a reset. */
+static struct mt_pipe *mt_pipe;
+/* trace_pipe is open (under mt_mutex). */
+static bool mt_pipe_open;
+
+/* The time of a CPU's next line: a pending lost line comes first. */
+static u64 mt_pipe_key(const struct mt_pipe_cpu *pc)
+{
+	return pc->lost ? pc->lost_ts : pc->ts;
+}
+
+static bool mt_pipe_less(const void *a, const void *b, void *args)
+{
+	struct mt_pipe_cpu *cpus = args;
+	int x = *(const int *)a, y = *(const int *)b;
+	u64 kx = mt_pipe_key(&cpus[x]), ky = mt_pipe_key(&cpus[y]);
+
+	if (kx != ky)
+		return kx < ky;
+	return x < y;
+}
+
+static void mt_pipe_swap(void *a, void *b, void *args)
+{
+	swap(*(int *)a, *(int *)b);
+}
+
+static const struct min_heap_callbacks mt_pipe_cbs = {
+	.less = mt_pipe_less,
+	.swp = mt_pipe_swap,
+};
+
+/*
+ * The flight recorder recycled the chunk under the cursor: continue at
+ * the oldest chunk left and count what was missed.  False if the writer
+ * moved on meanwhile (try again).
+ */
+static bool mt_pipe_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
+			     unsigned long ws)
+{
+	unsigned long oldest = ws - (mt_nr_chunks - 1);
+	struct mt_chunk *c = mt_chunk_of(r, oldest);
+	u64 base, first;
+
+	if (READ_ONCE(c->seq) != oldest)
+		return false;
+	/* Read the header after its seq, and check the seq again after. */
+	smp_rmb();
+	base = READ_ONCE(c->base_ts);
+	first = READ_ONCE(c->first_entry);
+	/* Pairs with the writer's smp_wmb() between seq and header. */
+	smp_rmb();
+	if (READ_ONCE(c->seq) != oldest)
+		return false;
+	if (!pc->lost)
+		pc->lost_ts = base;
+	pc->lost += first - r->rd.entry;
+	r->overtaken += first - r->rd.entry;
+	r->rd = (struct mt_cursor){ .seq = oldest, .base = base, .entry = first };
+	pc->commit = 0;
+	return true;
+}
+
+/*
+ * Learn how much of the cursor's chunk is whole, moving to the next chunk
+ * when this one is read to its end.  False when nothing new is there.
+ */
+static bool mt_pipe_reload(struct mt_pipe_cpu *pc, struct mt_ring *r)
+{
+	struct mt_cursor *rd = &r->rd;
+	unsigned int tries = 0;
+
+	for (;; tries++) {
+		/* Pairs with the writer's release: the last commit is seen. */
+		unsigned long ws = smp_load_acquire(&r->write_seq);
+		struct mt_chunk *c = mt_chunk_of(r, rd->seq);
+		unsigned int commit;
+		u64 base;
+
+		/* A writer stuck half way through a recycle: not now. */
+		if (tries > MT_PIPE_RETRIES)
+			return false;
+		if (READ_ONCE(mt_overwrite) && ws - rd->seq >= mt_nr_chunks) {
+			mt_pipe_catch_up(pc, r, ws);
+			continue;
+		}
+		if (READ_ONCE(c->seq) != rd->seq) {
+			/* Recycled under us; without overwrite, impossible. */
+			if (!READ_ONCE(mt_overwrite) || !mt_pipe_catch_up(pc, r, ws))
+				return false;
+			continue;
+		}
+		/* Pairs with the commit's release: the records are whole. */
+		commit = smp_load_acquire(&c->commit);
+		base = READ_ONCE(c->base_ts);
+		/* The seq is checked again after the reads it guards. */
+		smp_rmb();
+		if (READ_ONCE(c->seq) != rd->seq)
+			continue;
+		if (!rd->off)
+			rd->base = base;
+		if (commit > rd->off) {
+			pc->commit = commit;
+			return true;
+		}
+		if (ws == rd->seq)
+			return false;
+		/* Read to its end: the writer may have the chunk back. */
+		rd->seq++;
+		rd->off = 0;
+		pc->commit = 0;
+		/* Our reads of the chunk end before the writer reuses it. */
+		smp_store_release(&r->read_seq, rd->seq);
+	}
+}
+
+/*
+ * Copy @len bytes (a multiple of 8) of a record a recycling writer may be
+ * overwriting: word by word, and the copy is checked against the chunk's
+ * seq afterwards, as a seqcount reader does.  The race is by design, so
+ * it is hidden from KCSAN.
+ */
+static void mt_pipe_copy(void *dst, const void *src, unsigned int len)
+{
+	const u64 *from = src;
+	u64 *to = dst;
+	unsigned int i;
+
+	for (i = 0; i < len / 8; i++)
+		/* Racy by design: the chunk's seq tells a torn copy. */
+		to[i] = data_race(READ_ONCE(from[i]));
+}
+
+/* Copy the record at the cursor into @pc->head; false if there is none. */
+static bool mt_pipe_peek(struct mt_pipe_cpu *pc, struct mt_ring *r)
+{
+	struct mt_cursor *rd = &r->rd;
+	unsigned int spoiled = 0;
+
+	for (;;) {
+		struct mt_chunk *c = mt_chunk_of(r, rd->seq);
+		unsigned int room = pc->commit - rd->off;
+		struct mt_rec *rec = &pc->head.hdr;
+
+		if (rd->off >= pc->commit) {
+			if (!mt_pipe_reload(pc, r))
+				return false;
+			continue;
+		}
+		mt_pipe_copy(&pc->head, mt_chunk_rec(c, rd->off),
+			     min_t(unsigned int, room, sizeof(pc->head)));
+		/* The copy is checked against the seq read after it. */
+		smp_rmb();
+		if (READ_ONCE(c->seq) != rd->seq) {
+			pc->commit = 0;		/* recycled: reload catches up */
+			if (++spoiled > MT_PIPE_RETRIES)
+				return false;
+			continue;
+		}
+		if (!mt_rec_valid(rec, room)) {
+			rd->off = pc->commit;	/* cannot happen */
+			continue;
+		}
+		if (rec->type == MT_EV_TIME) {
+			rd->base = pc->head.words[1];
+			rd->off += rec->len;
+			continue;
+		}
+		pc->ts = rd->base + rec->delta;
+		pc->has_head = true;
+		return true;
+	}
+}
+
+static bool mt_pipe_tail_pending(struct mt_ring *r)
+{
+	return !READ_ONCE(mt_tracing) && !READ_ONCE(mt_overwrite) &&
+	       !r->drop_reported && local_read(&r->dropped);
+}
+
+/*
+ * Find @cpu's next line: its next record, or once the trace stopped on a
+ * full buffer and the CPU is read to its end, the line of what it dropped.
+ */
+static bool mt_pipe_head(struct mt_pipe *pipe, int cpu)
+{
+	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
+	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+
+	if (mt_pipe_peek(pc, r))
+		return true;
+	if (!pipe->synced || !mt_pipe_tail_pending(r))
+		return false;
+	pc->tail = true;
+	pc->lost = local_read(&r->dropped);
+	pc->lost_ts = r->drop_ts;
+	pc->has_head = true;
+	return true;
+}
+
+/* Runs on each CPU between two writers: its clock is a lower bound. */
+static void mt_pipe_take_clock(void *info)
+{
+	u64 *clocks = info;
+
+	clocks[smp_processor_id()] = local_clock();
+}
+
+/*
+ * No record older than the returned time can still be logged by a CPU
+ * that is not in the heap.  While tracing that takes an IPI round; CPUs
+ * that are offline, or come online later, log later records.
+ */
+static u64 mt_pipe_limit(struct mt_pipe *pipe, bool refresh)
+{
+	u64 limit = U64_MAX, now;
+	int cpu;
+
+	if (!READ_ONCE(mt_tracing) && pipe->synced)
+		return U64_MAX;
+	if (refresh) {
+		pipe->refresh_at = jiffies + MT_PIPE_POLL_JIFFIES;
+		now = local_clock();
+		for_each_possible_cpu(cpu)
+			pipe->clocks[cpu] = now;
+		on_each_cpu(mt_pipe_take_clock, pipe->clocks, 1);
+		for_each_possible_cpu(cpu)
+			pipe->cpus[cpu].clock = pipe->clocks[cpu];
+	}
+	for_each_possible_cpu(cpu) {
+		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
+
+		if (!pc->has_head)
+			limit = min(limit, max(pc->clock, pc->last_ts));
+	}
+	return limit;
+}
+
+static void mt_pipe_emit(struct mt_pipe *pipe, unsigned int len)
+{
+	pipe->out_len += len;
+}
+
+/* Hand out the top CPU's head, then find its next one. */
+static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
+{
+	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
+	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	char *p = pipe->buf + pipe->out_len;
+
+	if (pc->lost) {
+		mt_pipe_emit(pipe, mt_format_lost(p, cpu, pc->lost_ts, pc->lost));
+		pc->lost = 0;
+		if (!pc->tail) {
+			min_heap_sift_down(&pipe->heap, 0, &mt_pipe_cbs, pipe->cpus);
+			return;
+		}
+		r->drop_reported = true;
+		pc->tail = false;
+	} else {
+		mt_pipe_emit(pipe, mt_format_record(p, cpu, &pc->head.hdr, pc->ts));
+		r->rd.off += pc->head.hdr.len;
+		r->rd.entry++;
+		pc->last_ts = pc->ts;
+	}
+	pc->has_head = false;
+	if (mt_pipe_head(pipe, cpu))
+		min_heap_sift_down(&pipe->heap, 0, &mt_pipe_cbs, pipe->cpus);
+	else
+		min_heap_pop(&pipe->heap, &mt_pipe_cbs, pipe->cpus);
+}
+
+/* Put every CPU that has a next line and is not in the heap into it. */
+static void mt_pipe_gather(struct mt_pipe *pipe)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (!pipe->cpus[cpu].has_head && mt_pipe_head(pipe, cpu))
+			min_heap_push(&pipe->heap, &cpu, &mt_pipe_cbs, pipe->cpus);
+}
+
+/* Whether an IPI round is allowed now (see MT_PIPE_POLL_JIFFIES). */
+static bool mt_pipe_may_refresh(struct mt_pipe *pipe)
+{
+	return time_after_eq(jiffies, pipe->refresh_at);
+}
+
+/* Records, merged by time, into the buffer: at most @room bytes. */
+static void mt_pipe_records(struct mt_pipe *pipe, size_t room)
+{
+	bool refreshed = false;
+	u64 limit;
+	int *top;
+
+	mt_pipe_gather(pipe);
+	limit = mt_pipe_limit(pipe, false);
+	while ((top = min_heap_peek(&pipe->heap)) &&
+	       pipe->out_len + MT_LINE_MAX <= room) {
+		struct mt_pipe_cpu *pc = &pipe->cpus[*top];
+
+		if (mt_pipe_key(pc) > limit) {
+			if (refreshed || !mt_pipe_may_refresh(pipe))
+				break;
+			refreshed = true;
+			mt_pipe_limit(pipe, true);
+			/* What the CPUs committed before the IPI is there now. */
+			mt_pipe_gather(pipe);
+			limit = mt_pipe_limit(pipe, false);
+			continue;
+		}
+		mt_pipe_take(pipe, *top);
+		if (!pc->has_head)
+			limit = min(limit, max(pc->clock, pc->last_ts));
+	}
+	pipe->limit = limit;
+}
+
+static int mt_cmp_start(const void *a, const void *b)
+{
+	u64 x = per_cpu_ptr(&mt_rings, *(const int *)a)->start.ts;
+	u64 y = per_cpu_ptr(&mt_rings, *(const int *)b)->start.ts;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The header as text. */
+static int mt_pipe_header(struct mt_pipe *pipe)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, pipe->buf, pipe->buf_size);
+	mt_show_header(&s, true);
+	if (seq_buf_has_overflowed(&s))
+		return -E2BIG;
+	pipe->out_len = seq_buf_used(&s);
+	return 0;
+}
+
+/* The clocks and the task list, after the header. */
+static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
+{
+	unsigned int nr = 0, i;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (per_cpu_ptr(&mt_rings, cpu)->start.ts)
+			pipe->clock_cpus[nr++] = cpu;
+	sort(pipe->clock_cpus, nr, sizeof(int), mt_cmp_start, NULL);
+	while (pipe->out_len + MT_LINE_MAX <= room) {
+		char *p = pipe->buf + pipe->out_len;
+
+		i = pipe->prologue - 1;
+		if (i < nr) {
+			cpu = pipe->clock_cpus[i];
+			mt_pipe_emit(pipe, mt_format_clock(p, cpu,
+							   &per_cpu_ptr(&mt_rings, cpu)->start));
+		} else if (i - nr < mt_task_list_len) {
+			struct mt_task_name *t = &mt_task_list[i - nr];
+
+			mt_pipe_emit(pipe, mt_format_name(p, MT_EV_TASK_LIST,
+							  mt_task_list_cpu, mt_task_list_ts,
+							  t->pid, t->comm));
+		} else {
+			pipe->prologue = UINT_MAX;
+			return;
+		}
+		pipe->prologue++;
+	}
+}
+
+/* Fill the buffer with what may be handed out now, up to @room bytes. */
+static int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
+{
+	int ret;
+
+	pipe->out_len = 0;
+	pipe->out_pos = 0;
+	room = clamp_t(size_t, room, MT_LINE_MAX, MT_PIPE_BUF);
+	if (!mt_trace_started())
+		return 0;
+	if (READ_ONCE(mt_tracing)) {
+		pipe->synced = false;
+	} else if (!pipe->synced) {
+		/* The trace stopped itself: make sure its writers are gone. */
+		synchronize_rcu();
+		pipe->synced = true;
+	}
+	if (!pipe->prologue) {
+		ret = mt_pipe_header(pipe);
+		if (!ret)
+			pipe->prologue = 1;
+		return ret;
+	}
+	if (pipe->prologue != UINT_MAX)
+		mt_pipe_starts(pipe, room);
+	if (pipe->out_len)
+		return 0;
+	mt_pipe_records(pipe, room);
+	return 0;
+}
+
+/* Whether @r has records the reader has not looked at. */
+static bool mt_pipe_ring_moved(struct mt_ring *r)
+{
+	struct mt_chunk *c = mt_chunk_of(r, r->rd.seq);
+
+	return READ_ONCE(r->write_seq) != r->rd.seq ||
+	       READ_ONCE(c->commit) > r->rd.off;
+}
+
+/*
+ * Whether a read would hand something out.  A head the last IPI round
+ * held back, or a record logged since, needs the next round: not before
+ * it is allowed, so that neither read() nor poll() spins on it.
+ */
+static bool mt_pipe_ready_locked(struct mt_pipe *pipe)
+{
+	bool may_refresh;
+	int cpu;
+
+	if (pipe->out_pos < pipe->out_len)
+		return true;
+	if (!mt_trace_started())
+		return false;
+	if (!READ_ONCE(mt_tracing) || pipe->prologue != UINT_MAX)
+		return true;
+	may_refresh = mt_pipe_may_refresh(pipe);
+	for_each_possible_cpu(cpu) {
+		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
+
+		if (pc->has_head ? mt_pipe_key(pc) <= pipe->limit || may_refresh :
+		    may_refresh && mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
+			return true;
+	}
+	return false;
+}
+
+/* As mt_pipe_ready_locked(); a reader busy on another thread says no. */
+static bool mt_pipe_ready(struct mt_pipe *pipe)
+{
+	bool ready;
+
+	if (!mutex_trylock(&mt_pipe_lock))
+		return false;
+	ready = mt_pipe_ready_locked(pipe);
+	mutex_unlock(&mt_pipe_lock);
+	return ready;
+}
+
+/*
+ * End of file: a trace ran since the reset, stopped, and everything was
+ * handed out.  Before the first start a reader waits for one.
+ */
+static bool mt_pipe_eof(struct mt_pipe *pipe)
+{
+	int cpu;
+
+	if (!mt_trace_started() || READ_ONCE(mt_tracing) || !pipe->synced ||
+	    pipe->prologue != UINT_MAX)
+		return false;
+	for_each_possible_cpu(cpu)
+		if (pipe->cpus[cpu].has_head ||
+		    mt_pipe_tail_pending(per_cpu_ptr(&mt_rings, cpu)))
+			return false;
+	return true;
+}
+
+/* The next look at the rings happens after this; it pairs with nothing. */
+static void mt_pipe_set_waiting(void)
+{
+	atomic_set(&mt_pipe_waiting, 1);
+	/* The flag is visible before the rings are looked at; see the top. */
+	smp_mb__after_atomic();
+}
+
+/* Sleep until a writer kicks, the trace stops, or the timeout; unlocked. */
+static int mt_pipe_wait(struct mt_pipe *pipe)
+{
+	long ret;
+
+	mt_pipe_set_waiting();
+	ret = wait_event_interruptible_timeout(mt_pipe_wq, mt_pipe_ready(pipe),
+					       MT_PIPE_POLL_JIFFIES);
+	return ret < 0 ? ret : 0;
+}
+
+static ssize_t mt_pipe_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct mt_pipe *pipe = mt_pipe;
+	ssize_t done = 0;
+	int ret = 0;
+
+	if (!count)
+		return 0;
+	if (mutex_lock_interruptible(&mt_pipe_lock))
+		return -ERESTARTSYS;
+	while (done < count) {
+		size_t n = min(count - done, pipe->out_len - pipe->out_pos);
+
+		if (n) {
+			if (copy_to_user(ubuf + done, pipe->out + pipe->out_pos, n)) {
+				ret = -EFAULT;
+				break;
+			}
+			pipe->out_pos += n;
+			done += n;
+			continue;
+		}
+		ret = mt_pipe_fill(pipe, count - done);
+		if (ret)
+			break;
+		if (pipe->out_len)
+			continue;
+		if (done || mt_pipe_eof(pipe))
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		/* Nothing handed out yet (done is 0): sleep without the lock. */
+		mutex_unlock(&mt_pipe_lock);
+		ret = mt_pipe_wait(pipe);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&mt_pipe_lock))
+			return -ERESTARTSYS;
+	}
+	mutex_unlock(&mt_pipe_lock);
+	return done ? done : ret;
+}
+
+static __poll_t mt_pipe_poll(struct file *file, poll_table *wait)
+{
+	struct mt_pipe *pipe = mt_pipe;
+	__poll_t mask = 0;
+
+	poll_wait(file, &mt_pipe_wq, wait);
+	mt_pipe_set_waiting();
+	if (mutex_trylock(&mt_pipe_lock)) {
+		if (mt_pipe_ready_locked(pipe) || mt_pipe_eof(pipe))
+			mask = EPOLLIN | EPOLLRDNORM;
+		mutex_unlock(&mt_pipe_lock);
+	}
+	/* A missed kick, a held back head: look again soon. */
+	if (!mask)
+		mod_timer(&mt_pipe_timer, jiffies + MT_PIPE_POLL_JIFFIES);
+	return mask;
+}
+
+static void mt_pipe_free(struct mt_pipe *pipe)
+{
+	if (!pipe)
+		return;
+	kvfree(pipe->buf);
+	kvfree(pipe->clock_cpus);
+	kvfree(pipe->heap_data);
+	kvfree(pipe->cpus);
+	kvfree(pipe->clocks);
+	kfree(pipe);
+}
+
+static struct mt_pipe *mt_pipe_alloc(void)
+{
+	struct mt_pipe *pipe;
+
+	pipe = kzalloc(sizeof(*pipe), MT_GFP);
+	if (!pipe)
+		return NULL;
+	/* Room for the records of a read, or the header. */
+	pipe->buf_size = max_t(size_t, MT_PIPE_BUF, mt_header_max());
+	pipe->buf = kvmalloc(pipe->buf_size, MT_GFP);
+	pipe->clock_cpus = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
+	pipe->heap_data = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
+	pipe->cpus = kvcalloc(nr_cpu_ids, sizeof(*pipe->cpus), MT_GFP);
+	pipe->clocks = kvcalloc(nr_cpu_ids, sizeof(u64), MT_GFP);
+	if (!pipe->buf || !pipe->clock_cpus || !pipe->heap_data ||
+	    !pipe->cpus || !pipe->clocks) {
+		mt_pipe_free(pipe);
+		return NULL;
+	}
+	pipe->out = pipe->buf;
+	pipe->refresh_at = jiffies;
+	min_heap_init(&pipe->heap, pipe->heap_data, nr_cpu_ids);
+	return pipe;
+}
+
+/* A reset: the next reader starts a new stream.  Under mt_mutex, closed. */
+void mt_pipe_reset(void)
+{
+	mutex_lock(&mt_pipe_lock);
+	mt_pipe_free(mt_pipe);
+	mt_pipe = NULL;
+	mutex_unlock(&mt_pipe_lock);
+}
+
+/* Whether trace_pipe is open: the trace file and a reset wait.  mt_mutex. */
+bool mt_pipe_busy(void)
+{
+	lockdep_assert_held(&mt_mutex);
+	return mt_pipe_open;
+}
+
+/*
+ * Hold the consuming reader's place in the rings still, for
+ * mt_ring_overwritten() (migration_trace/stats); it only waits for a
+ * read() in progress.
+ */
+void mt_pipe_lock_reader(void)
+{
+	mutex_lock(&mt_pipe_lock);
+}
+
+void mt_pipe_unlock_reader(void)
+{
+	mutex_unlock(&mt_pipe_lock);
+}
+
+static int mt_pipe_open_file(struct inode *inode, struct file *file)
+{
+	int ret = 0;
+
+	mutex_lock(&mt_mutex);
+	if (mt_pipe_open || mt_trace_readers) {
+		ret = -EBUSY;
+	} else if (!mt_pipe) {
+		/* Published to read() by the open itself. */
+		mt_pipe = mt_pipe_alloc();
+		if (!mt_pipe)
+			ret = -ENOMEM;
+	}
+	if (!ret)
+		mt_pipe_open = true;
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : nonseekable_open(inode, file);
+}
+
+static int mt_pipe_release(struct inode *inode, struct file *file)
+{
+	timer_delete_sync(&mt_pipe_timer);
+	mutex_lock(&mt_mutex);
+	mt_pipe_open = false;
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+
+static const struct file_operations mt_pipe_fops = {
+	.open		= mt_pipe_open_file,
+	.read		= mt_pipe_read,
+	.poll		= mt_pipe_poll,
+	.release	= mt_pipe_release,
+};
+
+void mt_pipe_init(struct dentry *dir)
+{
+	debugfs_create_file("trace_pipe", 0400, dir, NULL, &mt_pipe_fops);
+}
