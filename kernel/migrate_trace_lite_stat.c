@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Migration statistics (mstat): per-cause and per-reason counts per period
+ * of period_msec, through debugfs migration_stat/.
+ *
+ * Each CPU counts the events of its current period in its own counters.
+ * When it sees an event past the end of that period, or when a reader asks
+ * it by IPI, it adds them to the shared history, one row per period: the
+ * only cross-CPU atomics are one per counter per CPU per period, never one
+ * per event.  A row is final once every CPU has moved past it, and only
+ * final rows are shown.  The history is allocated by the first start and
+ * freed by a reset.
+ */
+
+#define pr_fmt(fmt) "migrate_trace_lite: " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#include "migrate_trace_lite.h"
+
+#define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
+#define MS_MAX_PERIOD_MSEC	3600000UL
+
+#define MS_R(name)	BIT_ULL(MT_REASON_##name)
+#define MS_SELECT	(MS_R(WAKE_AFFINE) | MS_R(WAKE_AFFINE_BUSY) |		\
+			 MS_R(IDLE_TARGET) | MS_R(BUSY_TARGET) |		\
+			 MS_R(IDLE_PREV) | MS_R(KTHREAD_PREV) |			\
+			 MS_R(IDLE_RECENT) | MS_R(IDLE_CAPACITY) |		\
+			 MS_R(IDLE_SMT) | MS_R(IDLE_CORE) | MS_R(IDLE_CPU) |	\
+			 MS_R(SLOW_PATH) | MS_R(ENERGY_AWARE) |			\
+			 MS_R(WAKE_CURRENT_CPU) | MS_R(RT_LOWEST_RQ) |		\
+			 MS_R(DL_LATER_RQ) | MS_R(FALLBACK))
+#define MS_WAKEUP	(MS_SELECT | MS_R(AFFINITY_AT_WAKEUP) | MS_R(NUMA_AT_WAKEUP))
+#define MS_FORK		(MS_R(SLOW_PATH) | MS_R(RT_LOWEST_RQ) | MS_R(FALLBACK))
+#define MS_LB		GENMASK_ULL(MT_REASON_LB_LAST, MT_REASON_LB_FIRST)
+#define MS_ACTIVE	MS_R(ACTIVE_BALANCE)
+#define MS_STOPPER	(MS_R(AFFINITY) | MS_R(MIGRATE_ENABLE) |		\
+			 MS_R(EXEC_BALANCE) | MS_R(NUMA_MIGRATE))
+#define MS_AFFINE	MS_R(AFFINITY)
+#define MS_PUSH		(MS_R(PUSH_RT) | MS_R(PUSH_DL))
+
+/*
+ * The reasons each cause can have; each gets a CAUSE/REASON column after
+ * "migrate", and CAUSE/none counts its moves without one, so that a
+ * cause's columns add up to its own.
+ */
+static const u64 ms_cause_reasons[MT_CAUSE_END] = {
+	[MT_CAUSE_TRY_TO_WAKE_UP]	= MS_WAKEUP,
+	[MT_CAUSE_WAKE_UP_NEW_TASK]	= MS_FORK,
+	[MT_CAUSE_DETACH_TASKS]		= MS_LB,
+	[MT_CAUSE_DETACH_ONE_TASK]	= MS_ACTIVE,
+	[MT_CAUSE_MIGRATION_CPU_STOP]	= MS_STOPPER,
+	[MT_CAUSE_AFFINE_MOVE_TASK]	= MS_AFFINE,
+	[MT_CAUSE_PUSH_CPU_STOP]	= MS_PUSH,
+};
+
+static_assert(MT_REASON_END <= 64);
+
+/* Columns: the causes, then a /none and one per reason of each cause. */
+#define MS_NR_COLS	(MT_NR_CAUSES + 7 + HWEIGHT64(MS_WAKEUP) +		\
+			 HWEIGHT64(MS_FORK) + HWEIGHT64(MS_LB) +		\
+			 HWEIGHT64(MS_ACTIVE) + HWEIGHT64(MS_STOPPER) +		\
+			 HWEIGHT64(MS_AFFINE) + HWEIGHT64(MS_PUSH))
+static_assert(MS_NR_COLS <= 256);
+static u8 ms_col[MT_CAUSE_END][MT_REASON_END];	/* 0: no reason column */
+static u8 ms_col_cause[MS_NR_COLS];
+static u8 ms_col_reason[MS_NR_COLS];
+
+struct ms_cpu {
+	u64 period;			/* the period @count belongs to */
+	u64 synced;			/* @period at the last ms_sync_cpu() */
+	u64 period_end;			/* local_clock() when it ends */
+	u64 count[MS_NR_COLS];
+};
+
+static DEFINE_PER_CPU(struct ms_cpu, ms_cpus);
+/* Counts of long periods on big machines pass 2^32: 64 bits everywhere. */
+static_assert(sizeof_field(struct ms_cpu, count[0]) == sizeof(u64));
+
+/* The history: MS_NR_PERIODS rows of MS_NR_COLS counters. */
+static atomic64_t *ms_hist;
+
+VISIBLE_IF_KUNIT bool ms_collecting;	/* hooks count; read locklessly */
+/* Under mt_mutex: */
+static bool ms_holds_hooks;
+static bool ms_started;			/* a collection ran since the reset */
+static bool ms_folded;			/* ...and stopped, all counts in rows */
+VISIBLE_IF_KUNIT unsigned long ms_period_msec = 1000;
+static u64 ms_period_ns;
+static u64 ms_span_ns;			/* the whole history; U64_MAX if more */
+VISIBLE_IF_KUNIT u64 ms_start_ns;		/* local_clock() when period 0 began */
+static u64 ms_complete;			/* rows final after the stop */
+static struct timespec64 ms_start_wall;
+static unsigned int ms_readers;
+static atomic_long_t ms_dropped;
+
+bool ms_stat_running(void)
+{
+	/* See the per-CPU state ms_start_locked() set up before its release. */
+	return smp_load_acquire(&ms_collecting);
+}
+
+static atomic64_t *ms_row(u64 period)
+{
+	return ms_hist + period * MS_NR_COLS;
+}
+
+static void ms_release_hooks_workfn(struct work_struct *work)
+{
+	mutex_lock(&mt_mutex);
+	if (!READ_ONCE(ms_collecting))
+		mt_hooks_put(&ms_holds_hooks);
+	mutex_unlock(&mt_mutex);
+}
+
+static DECLARE_WORK(ms_release_work, ms_release_hooks_workfn);
+
+static void ms_full_irq_workfn(struct irq_work *work)
+{
+	schedule_work(&ms_release_work);
+}
+
+static DEFINE_IRQ_WORK(ms_full_irq_work, ms_full_irq_workfn);
+
+/* Add @pc's counts to its period's row; interrupts off or writers gone. */
+static void ms_fold(struct ms_cpu *pc)
+{
+	atomic64_t *row;
+	unsigned int i;
+
+	if (pc->period >= MS_NR_PERIODS)
+		return;
+	row = ms_row(pc->period);
+	for (i = 0; i < MS_NR_COLS; i++) {
+		if (pc->count[i]) {
+			atomic64_add(pc->count[i], &row[i]);
+			pc->count[i] = 0;
+		}
+	}
+}
+
+/*
+ * Fold, then move @pc to the period of @now.  Runs once per period per
+ * CPU at most, so the division for a CPU that idled is affordable here.
+ */
+static void ms_advance(struct ms_cpu *pc, u64 now)
+{
+	u64 passed;
+
+	ms_fold(pc);
+	if (now < pc->period_end)
+		return;
+	passed = div64_u64(now - pc->period_end, ms_period_ns) + 1;
+	/* Readers see the period of other CPUs (ms_sync_locked()). */
+	WRITE_ONCE(pc->period, pc->period + passed);
+	pc->period_end += passed * ms_period_ns;
+	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
+		/* The history is full: stop, and let a worker drop the key. */
+		WRITE_ONCE(ms_collecting, false);
+		irq_work_queue(&ms_full_irq_work);
+	}
+}
+
+/* Called by the hook with interrupts disabled. */
+void ms_count(unsigned int cause, unsigned int reason, u64 now)
+{
+	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
+	unsigned int col = ms_col[cause][reason];
+
+	if (unlikely(now >= pc->period_end)) {
+		ms_advance(pc, now);
+		if (unlikely(pc->period >= MS_NR_PERIODS)) {
+			atomic_long_inc(&ms_dropped);
+			return;
+		}
+	}
+	pc->count[cause - 1]++;
+	if (col)
+		pc->count[col]++;
+}
+
+/*
+ * IPI: bring this CPU's counters up to date.  Its period is taken here,
+ * after the fold: the IPI's completion orders both before the reader, a
+ * later look at @period could see a move past a row without its counts.
+ */
+static void ms_sync_cpu(void *unused)
+{
+	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
+
+	if (ms_stat_running())
+		ms_advance(pc, local_clock());
+	pc->synced = pc->period;
+}
+
+/*
+ * While collecting: have every CPU fold its counts and return how many
+ * rows are final, i.e. every CPU has moved past them.
+ */
+static u64 ms_sync_locked(void)
+{
+	u64 complete = MS_NR_PERIODS;
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(ms_sync_cpu, NULL, 1);
+	for_each_online_cpu(cpu)
+		complete = min(complete, per_cpu_ptr(&ms_cpus, cpu)->synced);
+	cpus_read_unlock();
+	return complete;
+}
+
+VISIBLE_IF_KUNIT int ms_start_locked(void)
+{
+	size_t size;
+	int cpu;
+
+	if (READ_ONCE(ms_collecting))
+		return 0;
+	/* A stopped collection keeps its timeline: reset before the next. */
+	if (ms_started)
+		return -EBUSY;
+	if (!ms_hist) {
+		if (check_mul_overflow(MS_NR_PERIODS, MS_NR_COLS * sizeof(*ms_hist),
+				       &size))
+			return -ENOMEM;
+		ms_hist = kvzalloc(size, MT_GFP);
+		if (!ms_hist)
+			return -ENOMEM;
+	}
+	ms_period_ns = (u64)ms_period_msec * NSEC_PER_MSEC;
+	if (check_mul_overflow((u64)MS_NR_PERIODS, ms_period_ns, &ms_span_ns))
+		ms_span_ns = U64_MAX;
+	/* No hotplug callback may fold into rows of the old timeline. */
+	cpus_read_lock();
+	ktime_get_real_ts64(&ms_start_wall);
+	ms_start_ns = local_clock();
+	for_each_possible_cpu(cpu) {
+		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+
+		memset(pc, 0, sizeof(*pc));
+		pc->period_end = ms_start_ns + ms_period_ns;
+	}
+	ms_started = true;
+	ms_folded = false;
+	/* Publish the per-CPU state above to the hooks (ms_stat_running()). */
+	smp_store_release(&ms_collecting, true);
+	cpus_read_unlock();
+	mt_hooks_get(&ms_holds_hooks);
+	return 0;
+}
+
+/* Stop the writers (if not stopped by a full history) and fold it all. */
+VISIBLE_IF_KUNIT void ms_stop_locked(void)
+{
+	u64 stop_ns = local_clock();
+	int cpu;
+
+	if (READ_ONCE(ms_collecting)) {
+		WRITE_ONCE(ms_collecting, false);
+		/* Another CPU's clock may be a little behind the start's. */
+		ms_complete = stop_ns > ms_start_ns ?
+			      div64_u64(stop_ns - ms_start_ns, ms_period_ns) : 0;
+		ms_complete = min_t(u64, MS_NR_PERIODS, ms_complete);
+	} else if (ms_started && !ms_folded) {
+		ms_complete = MS_NR_PERIODS;	/* stopped itself: full */
+	}
+	mt_hooks_put(&ms_holds_hooks);
+	if (!ms_started || ms_folded)
+		return;			/* no writer to wait for */
+	synchronize_rcu();
+	/* Not while a hotplug callback folds a CPU. */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu)
+		ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+	cpus_read_unlock();
+	ms_folded = true;
+}
+
+/*
+ * CPU hotplug, on a control CPU while @cpu cannot run: a dead CPU's
+ * counts go to the history at once, so that rows stay final while it is
+ * away, and a returning CPU starts in the current period.  Readers and
+ * ms_start_locked() hold cpus_read_lock(), so they see a CPU either
+ * before or after this.
+ */
+static int ms_cpu_prepare(unsigned int cpu)
+{
+	if (ms_stat_running())
+		ms_advance(per_cpu_ptr(&ms_cpus, cpu), local_clock());
+	return 0;
+}
+
+static int ms_cpu_dead(unsigned int cpu)
+{
+	if (ms_stat_running())
+		ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+	return 0;
+}
+
+/* A collection whose history has run out stops even if nothing migrates. */
+static void ms_stop_if_expired_locked(void)
+{
+	u64 now = local_clock();
+
+	if (READ_ONCE(ms_collecting) && now > ms_start_ns &&
+	    now - ms_start_ns >= ms_span_ns)
+		ms_sync_locked();
+	/* Stopped by a full history, and not folded yet. */
+	if (!READ_ONCE(ms_collecting) && ms_started && !ms_folded)
+		ms_stop_locked();
+}
+
+VISIBLE_IF_KUNIT int ms_reset_locked(void)
+{
+	if (ms_readers)
+		return -EBUSY;
+	ms_stop_locked();
+	kvfree(ms_hist);
+	ms_hist = NULL;
+	atomic_long_set(&ms_dropped, 0);
+	ms_started = false;
+	ms_folded = false;
+	ms_complete = 0;
+	return 0;
+}
+
+/* For KUnit: a counter of the history, and the column of a cause's reason. */
+VISIBLE_IF_KUNIT u64 ms_read_count(u64 period, unsigned int col)
+{
+	return period < MS_NR_PERIODS ? atomic64_read(&ms_row(period)[col]) : 0;
+}
+
+VISIBLE_IF_KUNIT unsigned int ms_column(unsigned int cause, unsigned int reason)
+{
+	return ms_col[cause][reason];
+}
+
+struct ms_iter {
+	u64 rows;		/* final rows in this snapshot */
+};
+
+static void *ms_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct ms_iter *it = m->private;
+
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return *pos - 1 < it->rows ? ms_row(*pos - 1) : NULL;
+}
+
+static void *ms_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return ms_seq_start(m, pos);
+}
+
+static void ms_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+/* Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate. */
+static void ms_show_header(struct seq_file *m)
+{
+	unsigned int i;
+
+	seq_puts(m, "# version 1.2.0\n");
+	seq_printf(m, "# period_msec %lu\n", ms_period_msec);
+	seq_printf(m, "# gettimeofday %lld %06ld\n",
+		   (long long)ms_start_wall.tv_sec,
+		   ms_start_wall.tv_nsec / NSEC_PER_USEC);
+	seq_puts(m, "# ts_field 1\n");
+	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
+	seq_printf(m, "# dropped %ld\n", atomic_long_read(&ms_dropped));
+	seq_printf(m, "# sched_clock 0x%016llx\n", ms_start_ns);
+	for (i = 1; i < MT_CAUSE_END; i++)
+		seq_printf(m, "# field %u %s\n", i + 1, mt_cause_names[i]);
+	seq_printf(m, "# field %u migrate\n", MT_CAUSE_END + 1);
+	for (i = MT_NR_CAUSES; i < MS_NR_COLS; i++)
+		seq_printf(m, "# field %u %s/%s\n", i + 3,
+			   mt_cause_names[ms_col_cause[i]],
+			   ms_col_reason[i] ? mt_reason_names[ms_col_reason[i]] :
+					      "none");
+}
+
+static void ms_show_row(struct seq_file *m, u64 period, atomic64_t *row)
+{
+	u64 msec = period * ms_period_msec;
+	u64 sum = 0, sec;
+	unsigned int i;
+	u32 rem;
+
+	sec = div_u64_rem(msec, MSEC_PER_SEC, &rem);
+	seq_printf(m, "%llu.%03u", sec, rem);
+	for (i = 0; i < MT_NR_CAUSES; i++) {
+		u64 n = atomic64_read(&row[i]);
+
+		sum += n;
+		seq_put_decimal_ull(m, " ", n);
+	}
+	seq_put_decimal_ull(m, " ", sum);
+	for (; i < MS_NR_COLS; i++)
+		seq_put_decimal_ull(m, " ", atomic64_read(&row[i]));
+	seq_putc(m, '\n');
+}
+
+static int ms_seq_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		ms_show_header(m);
+	else
+		ms_show_row(m, ((atomic64_t *)v - ms_hist) / MS_NR_COLS, v);
+	return 0;
+}
+
+static const struct seq_operations ms_seq_ops = {
+	.start	= ms_seq_start,
+	.next	= ms_seq_next,
+	.stop	= ms_seq_stop,
+	.show	= ms_seq_show,
+};
+
+static int ms_stat_open(struct inode *inode, struct file *file)
+{
+	struct ms_iter *it;
+
+	it = __seq_open_private(file, &ms_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	mutex_lock(&mt_mutex);
+	ms_stop_if_expired_locked();
+	if (READ_ONCE(ms_collecting))
+		it->rows = ms_sync_locked();
+	else
+		it->rows = ms_started ? ms_complete : 0;
+	ms_readers++;
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+
+static int ms_stat_release(struct inode *inode, struct file *file)
+{
+	mutex_lock(&mt_mutex);
+	ms_readers--;
+	mutex_unlock(&mt_mutex);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations ms_stat_fops = {
+	.open		= ms_stat_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= ms_stat_release,
+};
+
+static ssize_t ms_enable_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	mutex_lock(&mt_mutex);
+	ms_stop_if_expired_locked();
+	mutex_unlock(&mt_mutex);
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(ms_collecting));
+}
+
+static ssize_t ms_enable_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	if (on)
+		ret = ms_start_locked();
+	else
+		ms_stop_locked();
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ms_enable_fops = {
+	.read	= ms_enable_read,
+	.write	= ms_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t ms_period_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(ms_period_msec));
+}
+
+static ssize_t ms_period_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && (val == 0 || val > MS_MAX_PERIOD_MSEC))
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	/* The rows collected so far are of the old period: keep it. */
+	if (ms_started)
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(ms_period_msec, val);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ms_period_fops = {
+	.read	= ms_period_read,
+	.write	= ms_period_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t ms_reset_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	return mt_write_reset(ubuf, count, ms_reset_locked);
+}
+
+static const struct file_operations ms_reset_fops = {
+	.write	= ms_reset_write,
+	.llseek	= noop_llseek,
+};
+
+/* Number the CAUSE/REASON columns after the causes. */
+static void __init ms_number_columns(void)
+{
+	unsigned int cause, reason, col = MT_NR_CAUSES;
+
+	for (cause = 1; cause < MT_CAUSE_END; cause++) {
+		u64 reasons = ms_cause_reasons[cause];
+
+		if (!reasons)
+			continue;
+		reasons |= MS_R(NONE);
+		for (reason = 0; reason < MT_REASON_END; reason++) {
+			if (!(reasons & BIT_ULL(reason)))
+				continue;
+			ms_col_cause[col] = cause;
+			ms_col_reason[col] = reason;
+			ms_col[cause][reason] = col++;
+		}
+		/* A reason a cause should not have still shows, as none. */
+		for (reason = 0; reason < MT_REASON_END; reason++)
+			if (!ms_col[cause][reason])
+				ms_col[cause][reason] = ms_col[cause][0];
+	}
+}
+
+void __init ms_stat_init(void)
+{
+	struct dentry *dir;
+
+	ms_number_columns();
+	dir = debugfs_create_dir("migration_stat", NULL);
+	debugfs_create_file("enable", 0600, dir, NULL, &ms_enable_fops);
+	debugfs_create_file("period_msec", 0600, dir, NULL, &ms_period_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &ms_reset_fops);
+	debugfs_create_file("stat", 0400, dir, NULL, &ms_stat_fops);
+
+	if (cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "migrate_trace_lite:stat",
+				      ms_cpu_prepare, ms_cpu_dead) < 0)
+		pr_warn("no CPU hotplug state: counts of an offline CPU wait for the stop\n");
+}
