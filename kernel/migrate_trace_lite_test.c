@@ -1,44 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the migration trace, included at the end of
- * kernel/migrate_trace_lite.c so that they can reach its internals.
- * They use the real buffers: run them before tracing anything.
+ * KUnit tests of the migration trace and statistics.  They use the real
+ * buffers and state, so they must run before anybody traces: the suite is
+ * an init section suite, which runs at boot and cannot be run again from
+ * debugfs.  They leave everything reset.  No assertion may fail while
+ * mt_mutex is held: a failed one ends the test there.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+
+#include "migrate_trace_lite.h"
+
+/* Run one control operation under mt_mutex. */
+static int mt_test_locked(int (*fn)(void))
+{
+	int ret;
+
+	mutex_lock(&mt_mutex);
+	ret = fn();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
 
 static void mt_test_reset(struct kunit *test)
 {
-	mutex_lock(&mt_mutex);
-	KUNIT_ASSERT_EQ(test, mt_reset_locked(), 0);
-	mutex_unlock(&mt_mutex);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
 }
 
-/* Walk the trace as the trace file would; count marks of value @mark. */
-static int mt_test_count_marks(struct kunit *test, unsigned long mark)
-{
-	struct mt_iter *it;
-	struct mt_rec *r;
-	int n = 0;
+/* What a snapshot holds, in the order it would print it. */
+struct mt_test_seen {
+	unsigned int n, marks;
+	unsigned long mark;		/* count the marks of this value */
+	u64 last_ts;
+	bool ordered;
+	int cpu[8];
+	u64 ts[8];
+	pid_t mig_pid;			/* keep the migration of this pid */
+	struct mt_rec_migrate mig;
+	int mig_cpu;
+};
 
-	it = kunit_kzalloc(test, struct_size(it, off, nr_cpu_ids), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, it);
-	while ((r = mt_iter_peek(it))) {
-		if (r->type == MT_EV_MARK &&
-		    ((struct mt_rec_mark *)r)->mark == mark)
-			n++;
-		mt_iter_consume(it, r);
+static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
+{
+	struct mt_test_seen *s = arg;
+
+	if (s->n && ts < s->last_ts)
+		s->ordered = false;
+	if (s->n < ARRAY_SIZE(s->ts)) {
+		s->cpu[s->n] = cpu;
+		s->ts[s->n] = ts;
 	}
-	return n;
+	s->last_ts = ts;
+	s->n++;
+	if (rec->type == MT_EV_MARK &&
+	    ((const struct mt_rec_mark *)rec)->mark == s->mark)
+		s->marks++;
+	if (rec->type == MT_CAUSE_DETACH_TASKS &&
+	    ((const struct mt_rec_migrate *)rec)->pid == s->mig_pid) {
+		s->mig = *(const struct mt_rec_migrate *)rec;
+		s->mig_cpu = cpu;
+	}
+}
+
+static void mt_test_walk(struct kunit *test, struct mt_test_seen *s)
+{
+	s->ordered = true;
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see, s), 0);
 }
 
 static void mt_test_api_mark(struct kunit *test)
 {
+	struct mt_test_seen s = { .mark = 0xfeed };
+
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	mt_trace_mark(0xfeedUL);
 	mt_trace_mark(0xfeedUL);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_EXPECT_EQ(test, mt_test_count_marks(test, 0xfeedUL), 2);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.marks, 2);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
 	mt_test_reset(test);
 }
 
@@ -46,68 +89,314 @@ static void mt_test_mark_while_stopped(struct kunit *test)
 {
 	mt_test_reset(test);
 	mt_trace_mark(0x77UL);
-	KUNIT_EXPECT_TRUE(test, mt_buffers_empty());
+	KUNIT_EXPECT_TRUE(test, mt_ring_empty());
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
 }
 
+/* Each rule of mt_trace_enable(), and the state it leaves. */
 static void mt_test_enable_rules(struct kunit *test)
 {
 	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(2, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(-1, 0), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
+	KUNIT_EXPECT_TRUE(test, mt_ring_allocated());
+	KUNIT_EXPECT_TRUE(test, mt_trace_started());
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
+
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
+
 	/* The buffer holds a trace: only an explicit restart continues it. */
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 1), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+
+	/* A reset frees the buffers and allows a new start. */
+	mt_test_reset(test);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_test_reset(test);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
+}
+
+/* A migration logged by the hook, read back field by field. */
+static void mt_test_migration_fields(struct kunit *test)
+{
+	struct mt_test_seen s = { .mig_pid = current->pid };
+	unsigned long flags;
+	unsigned int from, to;
+	int cpu;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs");
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	from = task_cpu(current);
+	to = cpumask_any_but(cpu_possible_mask, from);
+	__mt_migrate_task(current, to,
+			  MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST + 5));
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.mig_cpu, cpu);
+	KUNIT_EXPECT_EQ(test, s.mig.from, from);
+	KUNIT_EXPECT_EQ(test, s.mig.to, to);
+	KUNIT_EXPECT_EQ(test, s.mig.pid, current->pid);
+	KUNIT_EXPECT_EQ(test, s.mig.hdr.type, MT_CAUSE_DETACH_TASKS);
+	KUNIT_EXPECT_EQ(test, s.mig.hdr.reason, MT_REASON_LB_FIRST + 5);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s.mig.hdr.reason], "lb_idle_util");
 	mt_test_reset(test);
 }
 
-/*
- * Fill a private buffer with migration-sized records: none may straddle
- * a chunk boundary, the chunks are used up to their last whole record,
- * and the first refused reservation leaves everything before it intact.
- */
-static void mt_test_reserve_chunks(struct kunit *test)
+/* Write @n 16-byte records on this CPU, @step ns apart from @ts. */
+static unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
 {
-	unsigned long chunk = ~mt_chunk_mask + 1, per_chunk, n = 0, off;
-	const unsigned int len = sizeof(struct mt_rec_migrate);
-	struct mt_buf b = { };
-	char *rec;
+	struct mt_rec_migrate *r;
+	unsigned long flags;
+	unsigned int i;
 
-	b.data = vzalloc(mt_buf_size);
-	KUNIT_ASSERT_NOT_NULL(test, b.data);
-	local_set(&b.head, 0);
-	while ((rec = mt_reserve(&b, len))) {
-		off = rec - b.data;
-		KUNIT_ASSERT_EQ(test, off / chunk, (off + len - 1) / chunk);
-		((struct mt_rec *)rec)->len = len;
-		((struct mt_rec *)rec)->type = MT_CAUSE_TRY_TO_WAKE_UP;
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
+		if (!r)
+			break;
+		r->from = 0;
+		r->to = 1;
+		r->pid = i;
+		mt_ring_commit(r);
+	}
+	local_irq_restore(flags);
+	return i;
+}
+
+/* The records of this CPU's ring from its oldest: count, first pid, order. */
+static unsigned int mt_test_read(u32 *first_pid, u64 *first_entry, bool *ordered,
+				 u64 *last_ts)
+{
+	struct mt_ring *r = this_cpu_ptr(&mt_rings);
+	struct mt_cursor cur;
+	struct mt_rec *rec;
+	unsigned int n = 0;
+	u32 pid = 0;
+	u64 ts;
+
+	*ordered = true;
+	mt_ring_oldest(r, &cur);
+	*first_entry = cur.entry;
+	while ((rec = mt_cursor_peek(r, &cur, &ts))) {
+		u32 p = ((struct mt_rec_migrate *)rec)->pid;
+
+		if (!n)
+			*first_pid = p;
+		else if (p != pid + 1)
+			*ordered = false;
+		pid = p;
+		*last_ts = ts;
+		mt_cursor_next(&cur, rec);
 		n++;
 	}
-	per_chunk = chunk / len;
-	KUNIT_EXPECT_EQ(test, n, (mt_buf_size / chunk) * per_chunk +
-			(mt_buf_size % chunk) / len);
-	/* Records and padding tile the buffer exactly. */
-	for (off = 0; off < mt_buf_size; ) {
-		struct mt_rec *r = (struct mt_rec *)(b.data + off);
-
-		KUNIT_ASSERT_NE(test, r->len, 0);
-		KUNIT_ASSERT_TRUE(test, r->type == MT_EV_PAD ||
-				  r->type == MT_CAUSE_TRY_TO_WAKE_UP);
-		off += r->len;
-	}
-	KUNIT_EXPECT_EQ(test, off, mt_buf_size);
-	vfree(b.data);
+	return n;
 }
+
+/*
+ * A 16 KiB ring is four 4 KiB chunks of 254 migrations: it takes exactly
+ * that many, then refuses; with overwrite it keeps the newest chunks and
+ * counts the rest as overwritten.
+ */
+static void mt_test_ring_chunks(struct kunit *test)
+{
+	unsigned int per_chunk = (4096 - MT_CHUNK_HDR) / 16, n;
+	u64 first_entry, last_ts;
+	bool ordered;
+	u32 first;
+	int cpu;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
+	KUNIT_EXPECT_EQ(test, mt_chunk_size, 4096);
+	KUNIT_EXPECT_EQ(test, mt_nr_chunks, 4);
+	cpu = get_cpu();
+	KUNIT_EXPECT_EQ(test, mt_test_fill(10000, 1000, 10), 4 * per_chunk);
+	n = mt_test_read(&first, &first_entry, &ordered, &last_ts);
+	KUNIT_EXPECT_EQ(test, n, 4 * per_chunk);
+	KUNIT_EXPECT_EQ(test, first, 0);
+	KUNIT_EXPECT_TRUE(test, ordered);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 0);
+
+	mt_ring_reset();
+	WRITE_ONCE(mt_overwrite, true);
+	KUNIT_EXPECT_EQ(test, mt_test_fill(3000, 1000, 10), 3000);
+	n = mt_test_read(&first, &first_entry, &ordered, &last_ts);
+	/* The three full chunks before the current one, and the current. */
+	KUNIT_EXPECT_EQ(test, n, 3 * per_chunk + 3000 % per_chunk);
+	KUNIT_EXPECT_EQ(test, first, 3000 - n);
+	KUNIT_EXPECT_EQ(test, first_entry, 3000 - n);
+	KUNIT_EXPECT_TRUE(test, ordered);
+	KUNIT_EXPECT_EQ(test, last_ts, 1000 + 2999 * 10);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 3000 - n);
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(cpu), 3000);
+	put_cpu();
+	WRITE_ONCE(mt_overwrite, false);
+	mt_ring_free();
+}
+
+/* Gaps that do not fit a 32-bit delta: the times still come back exact. */
+static void mt_test_time_records(struct kunit *test)
+{
+	u64 step = 5ULL * NSEC_PER_SEC + 7, first_entry, last_ts;
+	bool ordered;
+	u32 first;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(64), 0);
+	get_cpu();
+	KUNIT_EXPECT_EQ(test, mt_test_fill(100, 12345, step), 100);
+	KUNIT_EXPECT_EQ(test, mt_test_read(&first, &first_entry, &ordered, &last_ts), 100);
+	KUNIT_EXPECT_EQ(test, last_ts, 12345 + 99 * step);
+	KUNIT_EXPECT_TRUE(test, ordered);
+	put_cpu();
+	mt_ring_free();
+}
+
+struct mt_test_mark_args {
+	u64 ts[2];
+};
+
+static void mt_test_mark_at(void *info)
+{
+	struct mt_test_mark_args *a = info;
+	struct mt_rec_mark *r;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		r = mt_ring_write(sizeof(*r), MT_EV_MARK, a->ts[i]);
+		if (!r)
+			return;
+		r->pid = 0;
+		r->unused = 0;
+		r->mark = a->ts[i];
+		mt_ring_commit(r);
+	}
+}
+
+/* Records of two CPUs come out merged by time, whatever CPU wrote first. */
+static void mt_test_merge_order(struct kunit *test)
+{
+	struct mt_test_mark_args a = { { 10, 40 } }, b = { { 20, 30 } };
+	struct mt_test_seen s = { };
+	int c0, c1;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	c0 = cpumask_first(cpu_online_mask);
+	c1 = cpumask_next(c0, cpu_online_mask);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(c1, mt_test_mark_at, &b, 1), 0);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(c0, mt_test_mark_at, &a, 1), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.n, 4);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
+	KUNIT_EXPECT_EQ(test, s.ts[0], 10);
+	KUNIT_EXPECT_EQ(test, s.ts[3], 40);
+	KUNIT_EXPECT_EQ(test, s.cpu[0], c0);
+	KUNIT_EXPECT_EQ(test, s.cpu[1], c1);
+	KUNIT_EXPECT_EQ(test, s.cpu[2], c1);
+	KUNIT_EXPECT_EQ(test, s.cpu[3], c0);
+	mt_ring_free();
+}
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+
+/*
+ * Counts land in the period of their time, idle periods stay zero, a
+ * cause's reason column counts with it, and events past the history are
+ * dropped and stop the collection.
+ */
+static int ms_test_stop(void)
+{
+	ms_stop_locked();
+	return 0;
+}
+
+static void mt_test_stat_periods(struct kunit *test)
+{
+	unsigned int col = ms_column(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE);
+	unsigned int none = ms_column(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_NONE);
+	unsigned long flags;
+	u64 p, t0;
+
+	KUNIT_ASSERT_NE(test, col, 0);
+	KUNIT_ASSERT_NE(test, col, none);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+	/* The default period; nothing else may change it before userspace. */
+	KUNIT_ASSERT_EQ(test, ms_period_msec, 1000);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
+	/* Only the counts below: the scheduler's own hooks stay out. */
+	WRITE_ONCE(ms_collecting, false);
+	p = ms_period_msec * NSEC_PER_MSEC;
+	/*
+	 * Periods 10 and on: a migration the scheduler makes before the
+	 * hooks stop counting lands in period 0, not in these.
+	 */
+	t0 = ms_start_ns + 10 * p;
+	local_irq_save(flags);
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE, t0 + p / 2);
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE, t0 + p / 2 + 1);
+	ms_count(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST, t0 + p + 5);
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_NONE, t0 + 3 * p + 5);
+	/* A reason the cause cannot have is counted as its none. */
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_PUSH_DL, t0 + 3 * p + 6);
+	local_irq_restore(flags);
+	mt_test_locked(ms_test_stop);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, MT_CAUSE_TRY_TO_WAKE_UP - 1), 2);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 2);
+	KUNIT_EXPECT_EQ(test, ms_read_count(11, MT_CAUSE_DETACH_TASKS - 1), 1);
+	col = ms_column(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST);
+	KUNIT_EXPECT_EQ(test, ms_read_count(11, col), 1);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, MT_CAUSE_TRY_TO_WAKE_UP - 1), 0);
+	KUNIT_EXPECT_EQ(test, ms_read_count(13, MT_CAUSE_TRY_TO_WAKE_UP - 1), 2);
+	KUNIT_EXPECT_EQ(test, ms_read_count(13, none), 2);
+
+	/* Past the last period of the history: dropped, collection stops. */
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
+	KUNIT_EXPECT_TRUE(test, ms_stat_running());
+	local_irq_save(flags);
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, 0,
+		 ms_start_ns + (u64)CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE *
+		 3600 * p + 1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, ms_stat_running());
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+}
+
+#endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
 static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_api_mark),
 	KUNIT_CASE(mt_test_mark_while_stopped),
 	KUNIT_CASE(mt_test_enable_rules),
-	KUNIT_CASE(mt_test_reserve_chunks),
+	KUNIT_CASE(mt_test_migration_fields),
+	KUNIT_CASE(mt_test_ring_chunks),
+	KUNIT_CASE(mt_test_time_records),
+	KUNIT_CASE(mt_test_merge_order),
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+	KUNIT_CASE(mt_test_stat_periods),
+#endif
 	{}
 };
 
@@ -116,4 +405,4 @@ static struct kunit_suite mt_test_suite = {
 	.test_cases = mt_test_cases,
 };
 
-kunit_test_suite(mt_test_suite);
+kunit_test_init_section_suite(mt_test_suite);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark of the per-event cost, for the project's "make bench":
+ * migration_trace/bench takes "hook N", "tracepoint N" or "empty N" and
+ * runs N calls of mt_migrate_task() (whatever mt and mstat are doing), of
+ * the sched_migrate_task tracepoint (whatever ftrace is doing) or of
+ * nothing, on the current task with interrupts off in stretches of
+ * MT_BENCH_BATCH calls; reading gives "VARIANT N NANOSECONDS" of the last
+ * run, the time of the stretches only.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/irqflags.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/uaccess.h>
+#include <trace/events/sched.h>
+
+#include "migrate_trace_lite.h"
+
+#define MT_BENCH_MAX_CALLS	1000000UL
+/* Calls per stretch with interrupts off; they are on in between. */
+#define MT_BENCH_BATCH		1000UL
+
+static char mt_bench_result[64];
+
+/* @n calls of @variant with interrupts off; the nanoseconds they took. */
+static u64 mt_bench_batch(const char *variant, unsigned long n)
+{
+	struct task_struct *p = current;
+	unsigned long flags, i;
+	unsigned int other;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	other = cpumask_any_but(cpu_possible_mask, task_cpu(p));
+	t0 = local_clock();
+	if (!strcmp(variant, "hook")) {
+		for (i = 0; i < n; i++)
+			mt_migrate_task(p, other, MT_CAUSE_TRY_TO_WAKE_UP);
+	} else if (!strcmp(variant, "tracepoint")) {
+		for (i = 0; i < n; i++)
+			trace_sched_migrate_task(p, other);
+	} else {
+		for (i = 0; i < n; i++)
+			barrier();
+	}
+	t1 = local_clock();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
+/*
+ * The calls log real-looking try_to_wake_up moves of the calling task
+ * into whatever trace or statistics run: the benchmark measures exactly
+ * that.  It is a separate option, never meant for a production kernel.
+ */
+static u64 mt_bench_run(const char *variant, unsigned long n)
+{
+	unsigned long batch;
+	u64 ns = 0;
+
+	while (n) {
+		batch = min(n, MT_BENCH_BATCH);
+		ns += mt_bench_batch(variant, batch);
+		n -= batch;
+		cond_resched();
+	}
+	return ns;
+}
+
+static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[48], variant[16];
+	unsigned long n;
+	u64 ns;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %lu", variant, &n) != 2 || !n ||
+	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2 ||
+	    (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
+	     strcmp(variant, "empty")))
+		return -EINVAL;
+	ns = mt_bench_run(variant, n);
+	mutex_lock(&mt_mutex);
+	scnprintf(mt_bench_result, sizeof(mt_bench_result), "%s %lu %llu\n",
+		  variant, n, ns);
+	mutex_unlock(&mt_mutex);
+	return count;
+}
+
+static ssize_t mt_bench_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[64];
+
+	mutex_lock(&mt_mutex);
+	strscpy(buf, mt_bench_result, sizeof(buf));
+	mutex_unlock(&mt_mutex);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations mt_bench_fops = {
+	.read	= mt_bench_read,
+	.write	= mt_bench_write,
+	.llseek	= default_llseek,
+};
+
+void __init mt_bench_init(struct dentry *dir)
+{
+	debugfs_create_file("bench", 0600, dir, NULL, &mt_bench_fops);
+}
