@@ -6,7 +6,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 53
+ktap_set_plan 58
 
 for f in enable:600 mark:200 reset:200 trace:400; do
 	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
@@ -20,8 +20,20 @@ check "start while tracing is a no-op" "$(wr "$MT_DIR/enable" 1)" ok
 check "trace cannot be read while tracing" "$("$HELPER" read "$MT_DIR/trace")" EBUSY
 check "decimal mark" "$(wr "$MT_DIR/mark" 77)" ok
 check "hex mark" "$(wr "$MT_DIR/mark" 0xDEADbeef)" ok
-check "largest mark" "$(wr "$MT_DIR/mark" 18446744073709551615)" ok
-for bad in "" abc -1 0x 0x1g 18446744073709551616 0x10000000000000000 "1 2"; do
+# A mark is an unsigned long: 32 or 64 bits, as the machine's word.
+machine=$(uname -m)
+case $machine in
+x86_64|aarch64|ppc64*|s390x|riscv64|mips64*|sparc64|loongarch64) long_bits=64 ;;
+*) long_bits=32 ;;
+esac
+if [ $long_bits = 32 ]; then
+	LARGEST=4294967295 TOO_LARGE="4294967296 0x100000000" LARGEST_HEX=0xffffffff
+else
+	LARGEST=18446744073709551615 LARGEST_HEX=0xffffffffffffffff
+	TOO_LARGE="18446744073709551616 0x10000000000000000"
+fi
+check "largest mark" "$(wr "$MT_DIR/mark" $LARGEST)" ok
+for bad in "" abc -1 0x 0x1g $TOO_LARGE "1 2"; do
 	check "mark '$bad' is refused" "$(wr "$MT_DIR/mark" "$bad")" EINVAL
 done
 check "mark of 4 KiB garbage is refused" "$("$HELPER" write-garbage "$MT_DIR/mark" 4096)" EINVAL
@@ -41,7 +53,7 @@ check "header has nr_cpus and ts_field" \
 	"$(grep -c -e '^# nr_cpus [0-9]' -e '^# ts_field 1$' "$TMPD/t1")" 2
 check "only the three good marks were recorded" \
 	"$(mt_events "$TMPD/t1" mark | cut -d' ' -f2 | tr '\n' ' ')" \
-	"0x0000004d 0xdeadbeef 0xffffffffffffffff "
+	"0x0000004d 0xdeadbeef $LARGEST_HEX "
 check "every line is well formed" "$(mt_malformed "$TMPD/t1" | head -3)" ""
 
 check "start with a non-empty buffer is refused" "$(wr "$MT_DIR/enable" 1)" EBUSY
@@ -63,6 +75,15 @@ mt_save "$TMPD/t4"
 check "reset while tracing empties the trace" "$(grep -vc '^#' "$TMPD/t4")" 0
 
 # The benchmark file, where CONFIG_SNSC_LITE_MIGRATION_BENCH built it.
+# The dump on oops: at most 10000 records per CPU; bad values change nothing.
+old=$(cat "$MT_DIR/dump_on_oops")
+check "dump_on_oops takes 10000" "$(wr "$MT_DIR/dump_on_oops" 10000)" ok
+for bad in 10001 abc -1; do
+	check "dump_on_oops '$bad' is refused" "$(wr "$MT_DIR/dump_on_oops" "$bad")" EINVAL
+done
+check "dump_on_oops still 10000" "$(cat "$MT_DIR/dump_on_oops")" 10000
+echo "$old" >"$MT_DIR/dump_on_oops"
+
 if [ -e "$MT_DIR/bench" ]; then
 	check "bench: mode 600" "$(stat -c %a "$MT_DIR/bench")" 600
 	check "bench: 'hook 1000' runs" "$(wr "$MT_DIR/bench" "hook 1000")" ok

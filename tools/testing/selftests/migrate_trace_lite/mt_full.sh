@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# A full buffer stops the trace by itself with every record intact.
+# A full buffer stops the trace by itself with every record intact; the
+# names of the tasks a trace starts with do not take buffer space.
 
 . "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require
-ktap_set_plan 10
+ktap_set_plan 14
 
 mt_reset
 mt_start
@@ -35,5 +36,28 @@ check "a full trace cannot be restarted" "$(wr "$MT_DIR/enable" 1)" EBUSY
 check "reset empties it" "$(wr "$MT_DIR/reset" 0)" ok
 check "and tracing can start again" "$(wr "$MT_DIR/enable" 1)" ok
 mt_reset
+
+# Many tasks and small buffers: their names are kept aside, not logged.
+echo 16 >"$MT_DIR/buffer_size_kb"
+"$HELPER" sleepers 3000 30 >"$TMPD/sleepers" &
+s=$!
+i=0
+while [ "$(cat "$TMPD/sleepers")" != ready ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+tasks=$(ls -d /proc/[0-9]* | wc -l)
+check "a start with $tasks tasks and 16 KiB buffers works" "$(wr "$MT_DIR/enable" 1)" ok
+check "and the trace runs" "$(mt_state)" 1
+mt_stop
+kill $s
+wait $s 2>/dev/null
+mt_save "$T"
+check "its task list names them all, untruncated" \
+	"$([ "$(mt_events "$T" task_list | wc -l)" -ge "$tasks" ] && echo yes):$(
+	   grep -c '^# task_list_truncated' "$T")" "yes:0"
+check "nothing was dropped" "$(sed -n 's/^# dropped //p' "$T")" 0
+mt_reset
+echo 1024 >"$MT_DIR/buffer_size_kb"
 
 ktap_finished

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <poll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -495,6 +497,59 @@ static int cmd_bench_affinity(int argc, char **argv)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * For the benchmark: PROCS processes move themselves between CPUs 0 and 1
+ * for SECONDS; prints the number of moves asked for.
+ */
+static int cmd_storm(int argc, char **argv)
+{
+	int procs, i, status;
+	unsigned long long total = 0;
+	int fd[2];
+
+	if (argc != 2)
+		return 2;
+	procs = atoi(argv[1]);
+	if (pipe(fd))
+		die("pipe");
+	for (i = 0; i < procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			double end = now_s() + atoi(argv[0]);
+			unsigned long long n = 0;
+
+			while (now_s() < end) {
+				pin(0, 1);
+				pin(0, 0);
+				n += 2;
+			}
+			if (write(fd[1], &n, sizeof(n)) != sizeof(n))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < procs; i++) {
+		unsigned long long n;
+
+		wait(&status);
+		if (read(fd[0], &n, sizeof(n)) == sizeof(n))
+			total += n;
+	}
+	printf("%llu\n", total);
+	return 0;
+}
+
 /* For the benchmark: the pipe ping-pong, timed; prints the elapsed ns. */
 static int cmd_bench_pingpong(int argc, char **argv)
 {
@@ -533,11 +588,431 @@ static int cmd_read_time(int argc, char **argv)
 	return 0;
 }
 
+/* State letter of task PID from /proc (R, S, D, ...), or '?'. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static void wait_asleep(pid_t pid)
+{
+	while (task_state(pid) != 'S')
+		usleep(100);
+}
+
+/*
+ * A child sleeps in read(); its parent changes the child's affinity while
+ * it sleeps, between CPUs A and B, then wakes it: each of the 2N moves
+ * happens at the wakeup, forced by the affinity change.  Returns the
+ * child's pid, already reaped; BEGIN and END marks (if nonzero) bracket
+ * the moves.
+ */
+static pid_t affinity_sleep_marked(int n, int a, int b, unsigned long begin,
+				   unsigned long end, int announce)
+{
+	int i, status, go[2], back[2];
+	pid_t child;
+	char byte = 0;
+
+	if (pipe(go) || pipe(back))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		pin(0, a);
+		for (;;) {
+			if (write(back[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
+				_exit(0);
+		}
+	}
+	if (read(back[0], &byte, 1) != 1)
+		die("read");
+	if (announce) {
+		printf("%d\n", child);
+		fflush(stdout);
+	}
+	if (begin)
+		mark(begin);
+	for (i = 0; i < 2 * n; i++) {
+		wait_asleep(child);
+		pin(child, i % 2 ? a : b);
+		if (write(go[1], &byte, 1) != 1 || read(back[0], &byte, 1) != 1)
+			die("wake");
+	}
+	if (end)
+		mark(end);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	close(go[0]);
+	close(go[1]);
+	close(back[0]);
+	close(back[1]);
+	return child;
+}
+
+static void affinity_sleep(int n, int a, int b)
+{
+	affinity_sleep_marked(n, a, b, 0, 0, 0);
+}
+
+static int cmd_affinity_sleep(int argc, char **argv)
+{
+	if (argc != 5)
+		return 2;
+	affinity_sleep_marked(atoi(argv[0]), atoi(argv[1]), atoi(argv[2]),
+			      strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0), 1);
+	return 0;
+}
+
+/*
+ * Open FILE (trace_pipe) without blocking and read until it has nothing:
+ * prints "EAGAIN BYTES", "EOF BYTES" or the errno name of the failure.
+ */
+static int cmd_pipe_nonblock(int argc, char **argv)
+{
+	unsigned long long bytes = 0;
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		bytes += n;
+	printf("%s %llu\n", n == 0 ? "EOF" : errname(errno), bytes);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Drain FILE (trace_pipe), write mark VALUE, and see poll() report it and
+ * read() return it within 2 s: prints "drained=EAGAIN poll=POLLIN
+ * mark=found MS", MS the milliseconds from the mark to its line.
+ */
+static int cmd_pipe_mark(int argc, char **argv)
+{
+	struct pollfd pfd;
+	static char buf[1 << 16];
+	char want[32], *seen = NULL;
+	const char *drained, *polled;
+	struct timespec t0, t1;
+	size_t len = 0;
+	ssize_t n;
+	int i;
+
+	if (argc != 2)
+		return 2;
+	pfd.fd = open(argv[0], O_RDONLY | O_NONBLOCK);
+	if (pfd.fd < 0)
+		die(argv[0]);
+	while ((n = read(pfd.fd, buf, sizeof(buf))) > 0)
+		;
+	drained = n < 0 ? errname(errno) : "EOF";
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	mark(strtoul(argv[1], NULL, 0));
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, 2000);
+	polled = n > 0 && (pfd.revents & POLLIN) ? "POLLIN" : "timeout";
+	snprintf(want, sizeof(want), " 0x%08lx", strtoul(argv[1], NULL, 0));
+	for (i = 0; i < 2000 && !seen; i++) {
+		n = read(pfd.fd, buf + len, sizeof(buf) - 1 - len);
+		if (n > 0) {
+			len += n;
+			buf[len] = '\0';
+			seen = strstr(buf, want);
+		} else {
+			usleep(1000);
+		}
+		if (len > sizeof(buf) / 2)
+			len = 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("drained=%s poll=%s mark=%s %ld\n", drained, polled, seen ? "found" : "missing",
+	       (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	close(pfd.fd);
+	return 0;
+}
+
+/*
+ * fail-nth N FILE DATA|-: one write(2) of DATA to FILE, or (DATA "-") one
+ * open and read of FILE to its end (without blocking), with the Nth
+ * allocation of this thread made to fail (/proc/thread-self/fail-nth).
+ * Prints "RESULT INJECTED": "ok" or the errno name, and 1 if the failure
+ * was injected, 0 if the call made fewer than N allocations.
+ */
+static int cmd_fail_nth(int argc, char **argv)
+{
+	const char *res = "ok";
+	int nth_fd, fd = -1, injected;
+	char buf[4096];
+	ssize_t n = 0;
+
+	if (argc != 3)
+		return 2;
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (nth_fd < 0)
+		die("/proc/thread-self/fail-nth");
+	if (strcmp(argv[2], "-")) {
+		fd = open(argv[1], O_WRONLY);
+		if (fd < 0)
+			die(argv[1]);
+	}
+	/* From here to the call, nothing may allocate. */
+	if (write(nth_fd, argv[0], strlen(argv[0])) < 0)
+		die("fail-nth");
+	if (fd >= 0) {
+		if (write(fd, argv[2], strlen(argv[2])) < 0)
+			res = errname(errno);
+	} else {
+		fd = open(argv[1], O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			res = errname(errno);
+		while (fd >= 0 && (n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (fd >= 0 && n < 0)
+			res = errname(errno);
+	}
+	/* 0 left: the failure was injected; else disarm it. */
+	n = pread(nth_fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	injected = atoi(buf) == 0;
+	if (!injected && write(nth_fd, "0", 1) < 0)
+		die("fail-nth");
+	if (fd >= 0)
+		close(fd);
+	close(nth_fd);
+	printf("%s %d\n", res, injected);
+	return 0;
+}
+
+/*
+ * sleepers N SECONDS: N processes that sleep SECONDS; prints "ready" once
+ * all exist, and returns when they are gone.  Killing it kills them.
+ */
+static int cmd_sleepers(int argc, char **argv)
+{
+	int n, secs, i;
+
+	if (argc != 2)
+		return 2;
+	n = atoi(argv[0]);
+	secs = atoi(argv[1]);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			/* They go with their parent. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			sleep(secs);
+			_exit(0);
+		}
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+/*
+ * sigdfl CMD [ARGS]: run CMD with SIGINT and SIGQUIT at their defaults.
+ * A non-interactive shell starts background jobs with both ignored, and
+ * a shell cannot trap a signal ignored when it started.
+ */
+static int cmd_sigdfl(int argc, char **argv)
+{
+	if (argc < 1)
+		return 2;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	execvp(argv[0], argv);
+	die(argv[0]);
+	return 1;
+}
+
+/* Pin task PID to the CPUs of LIST ("a-b" or "a,b,c"), or all if NULL. */
+static void pin_list(pid_t pid, const char *list)
+{
+	cpu_set_t set;
+	int a, b, n = 0;
+	const char *p = list;
+
+	CPU_ZERO(&set);
+	if (!list) {
+		for (a = 0; a < CPU_SETSIZE; a++)
+			CPU_SET(a, &set);
+	}
+	while (p && *p) {
+		if (sscanf(p, "%d-%d%n", &a, &b, &n) != 2) {
+			if (sscanf(p, "%d%n", &a, &n) != 1)
+				die("cpu list");
+			b = a;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, &set);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (sched_setaffinity(pid, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+/*
+ * NUMA balancing at work: on each of two nodes (their CPU lists), PROCS
+ * processes first touch MIB of memory there, move to the other node, and
+ * then, free to run anywhere, keep touching it for SECONDS.  NUMA
+ * balancing moves them back to their memory (migrate_task_to) or swaps
+ * them with a twin from the other node (__migrate_swap_task).
+ */
+static int cmd_numa(int argc, char **argv)
+{
+	int secs, mib, procs, i, node;
+	pid_t *kids;
+
+	if (argc != 5)
+		return 2;
+	secs = atoi(argv[0]);
+	mib = atoi(argv[1]);
+	procs = atoi(argv[2]);
+	kids = calloc(2 * procs, sizeof(*kids));
+	if (!kids)
+		die("calloc");
+	for (i = 0; i < 2 * procs; i++) {
+		node = i % 2;
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0) {
+			size_t len = (size_t)mib << 20, off;
+			char *buf;
+			double end;
+
+			pin_list(0, argv[3 + node]);
+			buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (buf == MAP_FAILED)
+				die("mmap");
+			memset(buf, 1, len);
+			pin_list(0, argv[4 - node]);
+			usleep(10000);
+			pin_list(0, NULL);
+			end = now_s() + secs;
+			while (now_s() < end)
+				for (off = 0; off < len; off += 4096)
+					__atomic_fetch_add(&buf[off], 1, __ATOMIC_RELAXED);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2 * procs; i++)
+		waitpid(kids[i], NULL, 0);
+	free(kids);
+	return 0;
+}
+
+#ifndef PR_SCHED_CORE
+#define PR_SCHED_CORE		62
+#define PR_SCHED_CORE_CREATE	1
+#endif
+
+/*
+ * Core scheduling at work: GROUPS groups of PROCS processes, each group
+ * with its own core-scheduling cookie, all confined to the SMT threads of
+ * CPUS, alternate bursts and sleeps for SECONDS: tasks of different
+ * cookies may not share a core, and an idle sibling steals a task of its
+ * cookie from another core (try_steal_cookie).
+ */
+static int cmd_cookies(int argc, char **argv)
+{
+	int secs, groups, procs, g, i;
+
+	if (argc != 4)
+		return 2;
+	secs = atoi(argv[0]);
+	groups = atoi(argv[1]);
+	procs = atoi(argv[2]);
+	for (g = 0; g < groups; g++) {
+		pid_t leader = fork();
+
+		if (leader < 0)
+			die("fork");
+		if (leader)
+			continue;
+		if (prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, 1, 0))
+			die("prctl(PR_SCHED_CORE)");
+		pin_list(0, argv[3]);
+		for (i = 0; i < procs; i++) {
+			if (fork() == 0) {
+				double end = now_s() + secs;
+
+				while (now_s() < end) {
+					spin_us(2000 + 500 * i);
+					usleep(500);
+				}
+				_exit(0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+/*
+ * SPINNERS CPU-bound processes start together on CPU 0, then may run
+ * anywhere: the load balancer spreads them.
+ */
+static void spread(int spinners, int ms)
+{
+	pid_t kids[8];
+	int i;
+
+	for (i = 0; i < spinners && i < 8; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0) {
+			pin(0, 0);
+			spin_us(20000);
+			pin_list(0, NULL);
+			spin_us(ms * 1000L);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < spinners && i < 8; i++)
+		waitpid(kids[i], NULL, 0);
+}
+
 /* The demo/test mix, all at once, for SECONDS seconds. */
 static int cmd_mixed(int argc, char **argv)
 {
 	int secs, ncpu, i;
-	pid_t kids[4];
+	pid_t kids[6];
 	time_t stop;
 
 	if (argc != 2)
@@ -545,7 +1020,7 @@ static int cmd_mixed(int argc, char **argv)
 	secs = atoi(argv[0]);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	stop = time(NULL) + secs;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 6; i++) {
 		kids[i] = fork();
 		if (kids[i] < 0)
 			die("fork");
@@ -568,11 +1043,20 @@ static int cmd_mixed(int argc, char **argv)
 					fifo(4, 200);
 				sleep(1);
 				break;
+			case 4:
+				if (ncpu > 1)
+					affinity_sleep(20, 0, ncpu - 1);
+				usleep(100000);
+				break;
+			case 5:
+				spread(3, 200);
+				usleep(300000);
+				break;
 			}
 		}
 		_exit(0);
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 6; i++)
 		waitpid(kids[i], NULL, 0);
 	return 0;
 }
@@ -590,6 +1074,14 @@ static const struct {
 	{ "write-at", "FILE OFFSET|split DATA", cmd_write_at },
 	{ "as-user", "UID FILE...", cmd_as_user },
 	{ "affinity", "N CPU_A CPU_B CPU_C BEGIN END", cmd_affinity },
+	{ "affinity-sleep", "N CPU_A CPU_B BEGIN END", cmd_affinity_sleep },
+	{ "pipe-nonblock", "FILE", cmd_pipe_nonblock },
+	{ "pipe-mark", "FILE VALUE", cmd_pipe_mark },
+	{ "fail-nth", "N FILE DATA|-", cmd_fail_nth },
+	{ "sigdfl", "CMD [ARGS]", cmd_sigdfl },
+	{ "sleepers", "N SECONDS", cmd_sleepers },
+	{ "numa", "SECONDS MIB PROCS CPUS_NODE0 CPUS_NODE1", cmd_numa },
+	{ "cookies", "SECONDS GROUPS PROCS CPUS", cmd_cookies },
 	{ "pingpong", "N", cmd_pingpong },
 	{ "forkexec", "N PROGRAM", cmd_forkexec },
 	{ "fifo", "N MS", cmd_fifo },
@@ -598,6 +1090,7 @@ static const struct {
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
 	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
 	{ "bench-pingpong", "N", cmd_bench_pingpong },
+	{ "storm", "SECONDS PROCS", cmd_storm },
 	{ "read-time", "FILE", cmd_read_time },
 };
 

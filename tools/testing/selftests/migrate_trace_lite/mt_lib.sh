@@ -54,12 +54,15 @@ check() {
 	fi
 }
 
-# Migration lines of TRACE as "PID FROM TO CAUSE_NAME", in trace order.
+# Migration lines of TRACE as "PID FROM TO CAUSE_NAME REASON_NAME", in
+# trace order ("none" for reason 0 and for 1.0/1.1 lines).
 mt_migrations() {
 	awk '
 	/^# cause / { cause[$3] = $4; next }
+	/^# reason / { reason[$3] = $4; next }
 	/^#/ { next }
-	$3 != "." && NF == 6 { print $5, $3, $4, cause[$6] }
+	$3 != "." && (NF == 6 || NF == 7) {
+		print $5, $3, $4, cause[$6], ($7 in reason) ? reason[$7] : "none" }
 	' "$1"
 }
 
@@ -75,16 +78,23 @@ mt_events() {
 	' "$1"
 }
 
-# Lines of TRACE that do not follow trace format 1.x; prints them.
+# Lines of TRACE that do not follow trace format 1.2; prints them.
+# Migrations name a cause and a reason of the header, move between two
+# different CPUs; lost lines (pid 0, kind "lost") carry a count.
 mt_malformed() {
 	awk '
+	/^# cause / { cause[$3] = 1 }
+	/^# reason / { reason[$3] = 1 }
+	/^# loc / && $4 == "lost" { lost = $3 }
 	/^# / { next }
 	$1 !~ /^0x[0-9a-f]{16}$/ || $2 !~ /^[0-9]+$/ { print; next }
-	$3 != "." { if (NF != 6 || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ ||
-			$5 !~ /^[0-9]+$/ || $6 !~ /^[0-9]+$/ || $3 == $4) print
+	$3 != "." { if (NF != 7 || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ ||
+			$5 !~ /^[0-9]+$/ || !($6 in cause) || $3 == $4 ||
+			($7 != 0 && !($7 in reason))) print
 		    next }
 	$5 == "." { if (NF != 8 || $6 != "start_sched_clock") print; next }
 	$7 == ":" { next }
+	$6 == lost { if (NF != 7 || $5 != 0 || $7 !~ /^[0-9]+$/) print; next }
 	$7 ~ /^0x[0-9a-f]{8,}$/ && NF == 7 { next }
 	{ print }
 	' "$1"
@@ -92,19 +102,41 @@ mt_malformed() {
 
 MS_DIR=/sys/kernel/debug/migration_stat
 
-# Data rows of a stat file as "PERIOD_INDEX CAUSE_NAME COUNT", nonzero only.
-ms_rows_by_cause() {
+# Data rows of a stat file as "PERIOD_INDEX NAME COUNT", nonzero only:
+# NAME is a cause, or CAUSE/REASON for the columns after "migrate".
+ms_rows() {
 	awk '
-	/^# field / { name[$3] = $4; last = $3; next }
+	/^# field / { name[$3] = $4; if ($4 == "migrate") mig = $3; next }
 	/^#/ { next }
-	{ for (i = 2; i < last; i++) if ($i > 0) print NR_DATA + 0, name[i], $i
-	  NR_DATA++ }
+	{ for (i = 2; i <= NF; i++) if (i != mig && $i > 0) print n + 0, name[i], $i
+	  n++ }
+	' "$1"
+}
+
+# Only the per-cause rows of ms_rows.
+ms_rows_by_cause() { ms_rows "$1" | awk '$2 !~ /\//'; }
+
+# Rows of a stat file that break its sums: migrate is the sum of the
+# causes, and a cause is the sum of its CAUSE/REASON columns.  Prints them.
+ms_bad_sums() {
+	awk '
+	/^# field / { name[$3] = $4; if ($4 == "migrate") mig = $3
+		      if (split($4, cr, "/") == 2) { of[$3] = cr[1]; has[cr[1]] = 1 }
+		      next }
+	/^#/ { next }
+	{ s = 0; for (i = 2; i < mig; i++) s += $i
+	  if (s != $mig) { print; next }
+	  delete sum
+	  for (i = mig + 1; i <= NF; i++) sum[of[i]] += $i
+	  for (i = 2; i < mig; i++) if ((name[i] in has) && sum[name[i]] != $i) { print; next } }
 	' "$1"
 }
 
 # Migrations of TRACE bucketed into the periods of STAT, as
-# "PERIOD_INDEX CAUSE_NAME COUNT"; only periods STAT shows.
-mt_rows_by_cause() {
+# "PERIOD_INDEX NAME COUNT" like ms_rows: per cause, and per CAUSE/REASON
+# for the causes the stat has reason columns of (an unlisted reason
+# counts as CAUSE/none, as the kernel counts it); only periods STAT shows.
+mt_rows() {
 	awk -v stat="$2" '
 	function hex(s,   i, n) {
 		n = 0
@@ -118,18 +150,30 @@ mt_rows_by_cause() {
 			split(l, w, " ")
 			if (w[2] == "sched_clock") start = hex(w[3])
 			else if (w[2] == "period_msec") period = w[3] * 1000000
+			else if (w[2] == "field") col[w[4]] = 1
 			else if (l !~ /^#/) rows++
 		}
+		for (c in col) if (split(c, cr, "/") == 2) reasoned[cr[1]] = 1
 	}
 	/^# cause / { cause[$3] = $4; next }
+	/^# reason / { reason[$3] = $4; next }
 	/^#/ || $3 == "." { next }
 	{ t = hex($1)
 	  if (t < start) next
 	  p = int((t - start) / period)
-	  if (p < rows) n[p " " cause[$6]]++ }
+	  if (p >= rows) next
+	  c = cause[$6]
+	  n[p " " c]++
+	  if (!(c in reasoned)) next
+	  r = c "/" (($7 in reason) ? reason[$7] : "none")
+	  if (!(r in col)) r = c "/none"
+	  n[p " " r]++ }
 	END { for (k in n) print k, n[k] }
 	' "$1"
 }
+
+# Only the per-cause rows of mt_rows.
+mt_rows_by_cause() { mt_rows "$1" "$2" | awk '$2 !~ /\//'; }
 
 # Start ftrace's sched_migrate_task event on a clean, large buffer.
 ftrace_start() {
@@ -186,3 +230,45 @@ mt_ftrace_compare() {
 		diff "$TMPD/ours" "$TMPD/theirs" | head -10 | sed 's/^/#   /'
 	fi
 }
+
+# Whether process PID has ended (gone, or a zombie nobody reaped yet:
+# wait_for runs in a subshell, which cannot reap its parent's jobs).
+ended() {
+	[ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null || echo Z)" = Z ]
+}
+
+# wait_for PID SECONDS: "ended" once the job PID ends, or "hung" after
+# killing it when it still runs after SECONDS.
+wait_for() {
+	local i=0
+	while ! ended "$1"; do
+		if [ $i -ge $(( $2 * 10 )) ]; then
+			kill -9 "$1" 2>/dev/null
+			echo hung
+			return 1
+		fi
+		usleep 100000
+		i=$((i + 1))
+	done
+	echo ended
+}
+
+# A field of migration_trace/stats: total entries, dropped or overwritten.
+mt_stat_total() {
+	awk -v f="$1" '$1 == "total" { print (f == "entries") ? $2 : (f == "dropped") ? $3 : $4 }' \
+		"$MT_DIR/stats"
+}
+
+# "CAUSE/REASON COUNT" of every migration of TRACE, sorted.
+reason_counts() {
+	mt_migrations "$1" | awk '{ n[$4 "/" $5]++ } END { for (k in n) print k, n[k] }' | sort
+}
+
+# "yes" when COUNTS (of reason_counts) has moves whose CAUSE/REASON
+# matches the extended regular expression RE, else "none".
+has_moves() {
+	awk -v re="$2" '$1 ~ re { n += $2 } END { print (n > 0) ? "yes" : "none" }' "$1"
+}
+
+# "yes" when the number NUMBER is more than 0, else "none".
+some() { [ "${1:-0}" -gt 0 ] && echo yes || echo none; }

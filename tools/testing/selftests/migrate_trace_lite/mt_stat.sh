@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # migration_stat/: files and refusals; counts equal to a trace of the same
-# window, period by period and cause by cause; idle periods; a full
-# history stops the collection with every row kept.
+# window, period by period, cause by cause and reason by reason; rows
+# shown while collecting never change; idle periods; a full history stops
+# the collection with every row kept; reset refused while stat is open.
 
 . "$(dirname "$0")/mt_lib.sh"
 
@@ -12,7 +13,7 @@ if [ ! -d "$MS_DIR" ]; then
 	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 49
+ktap_set_plan 54
 
 ms_state() { cat "$MS_DIR/enable"; }
 ms_period() { cat "$MS_DIR/period_msec"; }
@@ -48,8 +49,6 @@ child=
 [ "$(nproc)" -ge 3 ] && child=$("$HELPER" affinity 20 1 2 0 0x2001 0x2002)
 sleep 0.3
 cat "$MS_DIR/stat" >"$TMPD/live"
-check "stat is readable while collecting, complete periods only" \
-	"$(n=$(ms_data_rows "$TMPD/live"); [ "$n" -ge 2 ] && [ "$n" -le 60 ] && echo yes)" yes
 [ -n "$child" ] && child2=$("$HELPER" affinity 30 2 1 0 0x2003 0x2004)
 "$HELPER" mixed 2 /bin/true
 sleep 0.2
@@ -66,22 +65,41 @@ check "header: version 1.x, period_msec, ts_field, gettimeofday" \
 	"$(grep -c -e '^# version 1\.' -e '^# period_msec 100$' -e '^# ts_field 1$' \
 		-e '^# gettimeofday [0-9]* [0-9]*$' "$S")" 4
 check "fields are the trace's causes in order, then migrate" \
-	"$(awk '$2 == "field" { printf "%s ", $4 }' "$S")" \
+	"$(awk '$2 == "field" { printf "%s ", $4 } $4 == "migrate" { exit }' "$S")" \
 	"$(awk '$2 == "cause" { printf "%s ", $4 } END { printf "migrate " }' "$T")"
-check "every row: migrate is the sum of the causes" \
-	"$(awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) bad++ }
-		END { print bad + 0 }' "$S")" 0
+check "the fields after migrate are CAUSE/REASON of the trace's names, or CAUSE/none" \
+	"$(awk 'FNR == NR { if ($2 == "cause" || $2 == "reason") known[$2 " " $4] = 1; next }
+		$2 == "field" && after { split($4, cr, "/")
+			if (!known["cause " cr[1]] ||
+			    (cr[2] != "none" && !known["reason " cr[2]])) print $4 }
+		$2 == "field" && $4 == "migrate" { after = 1 }' "$T" "$S" | head -3)" ""
+check "every row: migrate is the sum of the causes, a cause of its reasons" \
+	"$(ms_bad_sums "$S" | head -2)" ""
+# A row shown while collecting is final: the stop changes none of them.
+n=$(ms_data_rows "$TMPD/live")
+grep -v '^#' "$TMPD/live" >"$TMPD/live_rows"
+grep -v '^#' "$S" | head -n "$n" >"$TMPD/final_rows"
+check "the $n rows shown while collecting are unchanged at the end" \
+	"$([ "$n" -ge 2 ] && cmp -s "$TMPD/live_rows" "$TMPD/final_rows" && echo same)" same
 check "rows are consecutive periods from 0.000" \
 	"$(awk '/^#/ { next } { want = sprintf("%d.%03d", n * 100 / 1000, (n * 100) % 1000);
 		if ($1 != want) bad++; n++ } END { print bad + 0 }' "$S")" 0
-ms_rows_by_cause "$S" | sort >"$TMPD/s_rows"
-mt_rows_by_cause "$T" "$S" | sort >"$TMPD/t_rows"
-if cmp -s "$TMPD/s_rows" "$TMPD/t_rows" && [ -s "$TMPD/s_rows" ]; then
-	ktap_test_pass "every period's per-cause counts equal the trace's"
-else
-	ktap_test_fail "every period's per-cause counts equal the trace's"
-	diff "$TMPD/s_rows" "$TMPD/t_rows" | head -8 | sed 's/^/#   /'
-fi
+ms_rows "$S" | sort >"$TMPD/s_all"
+mt_rows "$T" "$S" | sort >"$TMPD/t_all"
+grep -v / "$TMPD/s_all" >"$TMPD/s_rows"
+grep -v / "$TMPD/t_all" >"$TMPD/t_rows"
+grep / "$TMPD/s_all" >"$TMPD/s_reasons"
+grep / "$TMPD/t_all" >"$TMPD/t_reasons"
+for what in cause reason; do
+	a=$TMPD/s_rows b=$TMPD/t_rows
+	[ $what = reason ] && a=$TMPD/s_reasons b=$TMPD/t_reasons
+	if cmp -s "$a" "$b" && [ -s "$a" ]; then
+		ktap_test_pass "every period's per-$what counts equal the trace's"
+	else
+		ktap_test_fail "every period's per-$what counts equal the trace's"
+		diff "$a" "$b" | head -8 | sed 's/^/#   /'
+	fi
+done
 check "per-cause totals equal the trace's" \
 	"$(awk '{ n[$2] += $3 } END { for (c in n) print c, n[c] }' "$TMPD/s_rows" | sort)" \
 	"$(awk '{ n[$2] += $3 } END { for (c in n) print c, n[c] }' "$TMPD/t_rows" | sort)"
@@ -98,11 +116,9 @@ if [ -n "$child" ]; then
 		     END { for (p in n) print p, n[p] }' | sort >"$TMPD/child_rows"
 	check "the known tasks' 20 + 30 round trips are 100 moves in the window" \
 		"$(awk '{ s += $2 } END { print s + 0 }' "$TMPD/child_rows")" 100
-	check "each of its periods counts at least its moves" \
-		"$(awk 'FNR == NR { k[$1] = $2; next }
-			($2 == "migration_cpu_stop" || $2 == "affine_move_task") { s[$1] += $3 }
-			END { for (p in k) if (s[p] < k[p]) bad++; print bad + 0 }' \
-			"$TMPD/child_rows" "$TMPD/s_rows")" 0
+	check "the stat's affinity reason columns hold at least their 100 moves" \
+		"$(awk '$2 ~ /^(migration_cpu_stop|affine_move_task)\/affinity$/ { s += $3 }
+			END { print (s >= 100) ? "yes" : s + 0 }' "$TMPD/s_all")" yes
 else
 	ktap_test_skip "affinity ping-pong needs 3 CPUs"
 	ktap_test_skip "affinity ping-pong needs 3 CPUs"
@@ -124,11 +140,23 @@ sleep 1
 wr "$MS_DIR/enable" 0 >/dev/null
 cat "$MS_DIR/stat" >"$TMPD/idle"
 n=$(ms_data_rows "$TMPD/idle")
-check "1 s at 10 ms: about 100 rows, none skipped" \
-	"$([ "$n" -ge 90 ] && [ "$n" -le 130 ] && echo yes)" yes
+check "1 s at 10 ms: about 100 rows" "$([ "$n" -ge 90 ] && [ "$n" -le 130 ] && echo yes)" yes
+check "none skipped: rows are consecutive 10 ms periods from 0.000" \
+	"$(awk '/^#/ { next } { want = sprintf("%d.%03d", n * 10 / 1000, (n * 10) % 1000);
+		if ($1 != want) bad++; n++ } END { print bad + 0 }' "$TMPD/idle")" 0
 check "idle periods are rows of zeros" \
 	"$(awk '/^#/ { next } $NF == 0 { z++ }
 		END { print (z > 0) ? "yes" : "none" }' "$TMPD/idle")" yes
+
+# A period of 4295 ms is more than 2^32 ns (32-bit unsigned long): after
+# 1 s not one period is complete.
+wr "$MS_DIR/reset" 0 >/dev/null
+wr "$MS_DIR/period_msec" 4295 >/dev/null
+wr "$MS_DIR/enable" 1 >/dev/null
+sleep 1
+cat "$MS_DIR/stat" >"$TMPD/long"
+wr "$MS_DIR/enable" 0 >/dev/null
+check "a 4295 ms period: no row after 1 s" "$(ms_data_rows "$TMPD/long")" 0
 
 # A full history stops the collection, every row kept.
 wr "$MS_DIR/reset" 0 >/dev/null
@@ -145,9 +173,12 @@ check "a full history stops the collection" "$(ms_state)" 0
 cat "$MS_DIR/stat" >"$TMPD/full"
 check "the full history holds all $max rows" "$(ms_data_rows "$TMPD/full")" "$max"
 check "its rows are consecutive and consistent" \
-	"$(awk '/^#/ { next } { s = 0; for (i = 2; i < NF; i++) s += $i; if (s != $NF) bad++
-		if ($1 != sprintf("%d.%03d", n / 1000, n % 1000)) bad++; n++ }
-		END { print bad + 0 }' "$TMPD/full")" 0
+	"$(awk '/^#/ { next } { if ($1 != sprintf("%d.%03d", n / 1000, n % 1000)) bad++; n++ }
+		END { print bad + 0 }' "$TMPD/full"):$(ms_bad_sums "$TMPD/full" | wc -l)" 0:0
+# An open stat keeps its reader's rows: reset waits for the close.
+exec 3<"$MS_DIR/stat"
+check "reset while stat is open is refused (EBUSY)" "$(wr "$MS_DIR/reset" 0)" EBUSY
+exec 3<&-
 check "reset after a full history" "$(wr "$MS_DIR/reset" 0)" ok
 wr "$MS_DIR/enable" 1 >/dev/null
 wr "$MS_DIR/reset" 0 >/dev/null

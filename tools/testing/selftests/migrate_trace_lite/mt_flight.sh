@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The flight recorder (overwrite 1): a trace that never stops by itself
+# keeps, for every CPU, exactly the newest records that CPU logged (a
+# suffix of what ftrace saw there); the header and a lost line count
+# what was overwritten, exactly; every task of the dump has a name.
+
+. "$(dirname "$0")/mt_lib.sh"
+
+ktap_print_header
+mt_require
+ktap_set_plan 14
+NCPU=$(nproc)
+
+mt_reset
+echo 16 >"$MT_DIR/buffer_size_kb"
+check "overwrite 1" "$(wr "$MT_DIR/overwrite" 1):$(cat "$MT_DIR/overwrite")" ok:1
+ftrace_start
+mt_start
+# About ten times what the buffers hold.
+"$HELPER" bench-affinity $(( 10 * NCPU * 1024 / 8 )) 4 >/dev/null
+check "the trace still runs after ten buffers' worth" "$(mt_state)" 1
+check "and still takes marks" "$(wr "$MT_DIR/mark" 0xf11e)" ok
+mt_stop
+ftrace_stop "$TMPD/ftrace"
+T=$TMPD/flight
+mt_save "$T"
+cat "$MT_DIR/stats" >"$TMPD/stats"
+[ -n "${MT_KEEP:-}" ] && cp "$T" "$MT_KEEP/flight"
+ktap_print_msg "dump: $(grep -vc '^#' "$T") lines;" \
+	"$(sed -n 's/^# overwritten //p' "$T") overwritten"
+
+check "every line is well formed" "$(mt_malformed "$T" | head -3)" ""
+check "events are in time order" \
+	"$(grep -v '^#' "$T" | cut -d' ' -f1 | sort -c 2>&1 && echo sorted)" sorted
+check "the header says overwrite 1 and counts what was overwritten" \
+	"$(awk '$2 == "overwrite" { o = $3 } $2 == "overwritten" { n = $3 }
+		END { print o, (n > 0) ? "some" : "none" }' "$T")" "1 some"
+check "the per-CPU counts add up to the total" \
+	"$(awk '$2 == "cpu_lost" { s += $5 } $2 == "overwritten" { t = $3 }
+		END { print (s == t) ? "yes" : s " != " t }' "$T")" yes
+# Each CPU's lost line says how many of its records are gone, as the header.
+check "a lost line per CPU that lost records, with the header's count" \
+	"$(awk -v lost="$(mt_loc_num "$T" lost)" '
+		$2 == "cpu_lost" && $5 > 0 { want[$3] = $5 }
+		!/^#/ && $6 == lost { got[$2] = $7 }
+		END { for (c in want) if (got[c] != want[c]) print c, got[c], want[c]
+		      for (c in got) if (!(c in want)) print c, got[c] }' "$T")" ""
+# Exact: what a CPU logged is what is left of it plus what was overwritten.
+check "each CPU's logged records = its records in the dump + its overwritten" \
+	"$(awk -v task="$(mt_loc_num "$T" task_list)" -v saved="$(mt_loc_num "$T" saved_comm)" \
+		-v lost="$(mt_loc_num "$T" lost)" '
+		FNR == NR { if ($1 ~ /^[0-9]+$/) logged[$1] = $2; next }
+		$2 == "cpu_lost" { over[$3] = $5; next }
+		/^#/ || $6 == "start_sched_clock" { next }
+		$6 == task || $6 == saved || $6 == lost { next }
+		{ left[$2]++ }
+		END { for (c in logged) if (logged[c] != left[c] + over[c])
+			print "cpu" c ":", logged[c], "!=", left[c] + 0, "+", over[c] }' \
+		"$TMPD/stats" "$T")" ""
+check "every task in the dump has a name" \
+	"$(awk -v mark="$(mt_loc_num "$T" mark)" '
+		/^#/ { next }
+		$7 == ":" { named[$5] = 1; next }
+		$3 != "." || $6 == mark { seen[$5] = 1 }
+		END { for (p in seen) if (!(p in named)) { print p; exit } }' "$T")" ""
+# For each CPU, what is left of the workload's moves there is the end of
+# what ftrace saw there (fork placement aside: ftrace does not see it).
+awk '/sched_migrate_task:/ {
+	cpu = $0; sub(/^[^[]*\[/, "", cpu); sub(/\].*/, "", cpu); cpu += 0
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["comm"] == "mt_helper" && v["orig_cpu"] != v["dest_cpu"])
+		print cpu, v["pid"], v["orig_cpu"], v["dest_cpu"] }' "$TMPD/ftrace" >"$TMPD/theirs"
+awk -v f="$TMPD/theirs" '
+	BEGIN { while ((getline l < f) > 0) { split(l, w, " "); want[w[2]] = 1 } }
+	/^# cause / { cause[$3] = $4; next }
+	/^#/ || $3 == "." { next }
+	($5 in want) && cause[$6] != "wake_up_new_task" { print $2, $5, $3, $4 }' "$T" >"$TMPD/ours"
+bad=0 wrapped=0
+for c in $(seq 0 $((NCPU - 1))); do
+	grep "^$c " "$TMPD/ours" >"$TMPD/o.$c"
+	grep "^$c " "$TMPD/theirs" >"$TMPD/t.$c"
+	n=$(wc -l <"$TMPD/o.$c")
+	tail -n "$n" "$TMPD/t.$c" | cmp -s - "$TMPD/o.$c" || bad=$((bad + 1))
+	[ "$n" -lt "$(wc -l <"$TMPD/t.$c")" ] && wrapped=$((wrapped + 1))
+	ktap_print_msg "  cpu$c: $n of ftrace's $(wc -l <"$TMPD/t.$c") moves kept"
+done
+check "ftrace lost nothing" \
+	"$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$TMPD/ftrace.stats")" 0
+check "on every CPU the moves left are the end of ftrace's sequence there" "$bad" 0
+check "and the flight recorder did drop the oldest on some CPU" \
+	"$([ "$wrapped" -gt 0 ] && [ -s "$TMPD/ours" ] && echo yes)" yes
+mt_reset
+check "overwrite back to 0 after the reset" \
+	"$(wr "$MT_DIR/overwrite" 0):$(cat "$MT_DIR/overwrite")" ok:0
+echo 1024 >"$MT_DIR/buffer_size_kb"
+
+ktap_finished

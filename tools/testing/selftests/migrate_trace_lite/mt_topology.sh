@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# On a machine with NUMA nodes and SMT threads: the trace's topology lines
+# describe it; NUMA balancing and core scheduling run their paths
+# (migrate_task_to, __migrate_swap_task, try_steal_cookie) and the trace
+# names them; the trace reads out at many CPUs.
+
+. "$(dirname "$0")/mt_lib.sh"
+
+ktap_print_header
+mt_require
+NCPU=$(nproc)
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$nodes" -lt 2 ] || [ ! -f /proc/sys/kernel/numa_balancing ] ||
+   ! grep -q '[,-]' /sys/devices/system/cpu/cpu0/topology/thread_siblings_list; then
+	ktap_skip_all "needs 2 NUMA nodes, NUMA balancing and SMT threads"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 10
+node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
+# The first two cores (four SMT threads) of node 0.
+smt_cpus=$(for c in 0 1 2 3 4 5 6 7; do
+	cat "/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"; done |
+	sort -u | head -2 | tr '\n' ',' | sed 's/,$//')
+ktap_print_msg "$NCPU CPUs, $nodes nodes; node0 $(node_cpus 0); SMT pairs $smt_cpus"
+
+SCHED=/sys/kernel/debug/sched/numa_balancing
+echo 1 >/proc/sys/kernel/numa_balancing
+echo 100 >"$SCHED/scan_delay_ms"
+echo 100 >"$SCHED/scan_period_min_ms"
+echo 400 >"$SCHED/scan_period_max_ms"
+
+mt_reset
+mt_start
+T=$TMPD/topo
+"$HELPER" numa 20 32 2 "$(node_cpus 0)" "$(node_cpus 1)"
+"$HELPER" cookies 10 2 3 "$smt_cpus"
+mt_stop
+mt_save "$T"
+[ -n "${MT_KEEP:-}" ] && cp "$T" "$MT_KEEP/topology"
+reason_counts "$T" >"$TMPD/counts"
+ktap_print_msg "migrations by cause/reason:"
+sed 's/^/#   /' "$TMPD/counts"
+
+check "a topology line for every possible CPU" \
+	"$(grep -c '^# topology ' "$T")" "$(sed -n 's/^# nr_cpus //p' "$T")"
+check "the topology lines show the $nodes NUMA nodes" \
+	"$(awk '$2 == "topology" { n[$6] = 1 } END { print length(n) }' "$T")" "$nodes"
+check "SMT siblings share their core id: half as many cores as CPUs" \
+	"$(awk '$2 == "topology" { c[$4] = 1; n++ }
+		END { print length(c) * 2 == n ? "yes" : length(c) }' "$T")" yes
+check "each CPU's node agrees with sysfs" \
+	"$(awk '$2 == "topology" { print $3, $6 }' "$T" | while read -r c n; do
+		[ -d "/sys/devices/system/cpu/cpu$c/node$n" ] || echo "cpu$c node$n"
+	   done | head -3)" ""
+check "NUMA balancing moved a task toward its memory (migration_cpu_stop/numa_migrate)" \
+	"$(has_moves "$TMPD/counts" '^migration_cpu_stop/numa_migrate')" yes
+check "NUMA balancing swapped two tasks (__migrate_swap_task)" \
+	"$(has_moves "$TMPD/counts" '^__migrate_swap_task/')" yes
+check "core scheduling stole a task of the same cookie (try_steal_cookie)" \
+	"$(has_moves "$TMPD/counts" '^try_steal_cookie/')" yes
+check "every line is well formed" "$(mt_malformed "$T" | head -3)" ""
+set -- $("$HELPER" read-time "$MT_DIR/trace")
+ktap_print_msg "read-out at $NCPU CPUs: $3 lines in $(( $1 / 1000000 )) ms," \
+	"$(( $1 / ($3 + 1) )) ns a line"
+check "the trace reads out whole at $NCPU CPUs" \
+	"$([ "$3" -eq "$(wc -l <"$T")" ] && echo yes)" yes
+check "no record was lost" "$(sed -n 's/^# \(dropped\|overwritten\) //p' "$T" | tr '\n' ' ')" "0 0 "
+mt_reset
+
+ktap_finished
