@@ -5,11 +5,16 @@
 #
 #   build-matrix.sh TREE BUILD OUTDIR BASE-FRAGMENT [CONFIG...]
 #
-# CONFIG: on (both options), trace, stat, off (neither), nosmp.
+# CONFIG: on (both options), trace, stat, off (neither), nosmp, full
+# (on, with core scheduling, NUMA balancing and sched_ext), i386 (on, 32-bit).
 set -uo pipefail
+# The builds below set their own -j: make's jobserver, which a recipe
+# without '+' does not pass on, must not be looked for (its warning would
+# read as a compiler warning to t/02).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 tree=$(realpath "$1") build=$(realpath "$2") out=$(realpath -m "$3") base=$(realpath "$4")
 shift 4
-configs=${*:-on trace stat off nosmp}
+configs=${*:-on trace stat off nosmp full i386}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o
@@ -17,17 +22,33 @@ objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o
 
 fragment() {
 	# Without SMP, drop what only SMP kernels have (and our options too).
-	if [ "$1" = nosmp ]; then
-		grep -v -e SNSC_ -e CONFIG_SMP= -e CONFIG_NR_CPUS -e CONFIG_HOTPLUG_CPU "$base"
-	else
-		grep -v SNSC_ "$base"
-	fi
 	case $1 in
-	on)	printf 'CONFIG_SNSC_LITE_MIGRATION_TRACE=y\nCONFIG_SNSC_LITE_MIGRATION_STAT=y\nCONFIG_SNSC_LITE_MIGRATION_BENCH=y\n' ;;
-	trace)	printf 'CONFIG_SNSC_LITE_MIGRATION_TRACE=y\n# CONFIG_SNSC_LITE_MIGRATION_STAT is not set\n' ;;
-	stat)	printf '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set\nCONFIG_SNSC_LITE_MIGRATION_STAT=y\n' ;;
-	off)	printf '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set\n# CONFIG_SNSC_LITE_MIGRATION_STAT is not set\n' ;;
-	nosmp)	printf '# CONFIG_SMP is not set\n' ;;
+	nosmp)	grep -v -e SNSC_ -e CONFIG_SMP= -e CONFIG_NR_CPUS -e CONFIG_HOTPLUG_CPU \
+		    -e CONFIG_SCHED_SMT -e CONFIG_SCHED_CORE -e NUMA "$base" ;;
+	i386)	grep -v -e SNSC_ -e CONFIG_64BIT -e NUMA -e CONFIG_NR_CPUS "$base" ;;
+	*)	grep -v SNSC_ "$base" ;;
+	esac
+	case $1 in
+	on|full|i386)
+		printf '%s\n' CONFIG_SNSC_LITE_MIGRATION_TRACE=y \
+			CONFIG_SNSC_LITE_MIGRATION_STAT=y CONFIG_SNSC_LITE_MIGRATION_BENCH=y \
+			CONFIG_SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST=y ;;
+	trace)	printf '%s\n' CONFIG_SNSC_LITE_MIGRATION_TRACE=y \
+			'# CONFIG_SNSC_LITE_MIGRATION_STAT is not set' \
+			CONFIG_SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST=y ;;
+	stat)	printf '%s\n' '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set' \
+			CONFIG_SNSC_LITE_MIGRATION_STAT=y ;;
+	off)	printf '%s\n' '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set' \
+			'# CONFIG_SNSC_LITE_MIGRATION_STAT is not set' ;;
+	nosmp)	printf '%s\n' '# CONFIG_SMP is not set' ;;
+	esac
+	case $1 in
+	# Every hunk compiled: core scheduling, NUMA balancing, sched_ext.
+	full)	printf '%s\n' CONFIG_SCHED_SMT=y CONFIG_SCHED_CORE=y CONFIG_NUMA=y \
+			CONFIG_NUMA_BALANCING=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_JIT=y \
+			CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y CONFIG_DEBUG_INFO_BTF=y \
+			CONFIG_SCHED_CLASS_EXT=y ;;
+	i386)	printf '%s\n' '# CONFIG_64BIT is not set' ;;
 	esac
 }
 
@@ -36,12 +57,16 @@ for c in $configs; do
 	dir=$build/matrix-$c
 	log=$out/$c.log
 	fragment "$c" >"$build/matrix-$c.config"
-	want=$objs
-	case $c in on|trace|stat) want="$want kernel/migrate_trace_lite.o" ;; esac
+	arch=x86_64
+	[ "$c" = i386 ] && arch=i386
+	if ! ARCH=$arch "$here/configure.sh" "$tree" "$dir" "$build/matrix-$c.config" >"$log" 2>&1; then
+		echo "harness: the $c configuration does not configure; see $log" >&2
+		status=1
+	fi
+	want="$objs $("$here/our-objects.sh" "$tree" "$dir/.config")"
 	echo "  MATRIX  $c: $(echo $want | wc -w) objects, W=1"
-	if ! "$here/configure.sh" "$tree" "$dir" "$build/matrix-$c.config" >"$log" 2>&1 ||
-	   ! make -s -C "$tree" O="$dir" ARCH=x86_64 -j"$(nproc)" prepare >>"$log" 2>&1 ||
-	   ! make -C "$tree" O="$dir" ARCH=x86_64 -j"$(nproc)" W=1 $want >>"$log" 2>&1; then
+	if ! make -s -C "$tree" O="$dir" ARCH=$arch -j"$(nproc)" prepare >>"$log" 2>&1 ||
+	   ! make -C "$tree" O="$dir" ARCH=$arch -j"$(nproc)" W=1 $want >>"$log" 2>&1; then
 		echo "harness: the $c configuration does not build; see $log" >&2
 		status=1
 	fi

@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every set_task_cpu()/__set_task_cpu() call in the patched tree must be
-# attributed (its function also calls mt_migrate_task()) or excluded in
-# harness/cause-exclusions with a reason; and every cause of enum
-# mt_cause must be passed somewhere.  Prints TAP.
+# attributed or excluded in harness/cause-exclusions with a reason; and
+# every cause of enum mt_cause must be passed somewhere.  A call is
+# attributed when the statement before it (deactivate_task() of the task
+# aside) is a hook for the same task and CPU (mt_migrate_task(p, cpu, ...)
+# or mt_migrate_task_lb(p, cpu, ...)), or when the CPU it sets is
+# mt_placed(p, ...) itself.  An exclusion whose reason starts with
+# "callers" holds for a helper whose every call must have a hook for the
+# same task right before it.  Prints TAP.
 #
 #   check-causes.pl TREE EXCLUSIONS
 use strict;
@@ -25,6 +30,12 @@ while (<$ex>) {
 }
 close($ex);
 
+# Helpers whose callers report the move: FILE:FUNCTION => [calls].
+my %callers;
+for my $w (keys %excluded) {
+	$callers{$w =~ s/.*://r} = [] if $excluded{$w} =~ /^callers\b/;
+}
+
 my @files = split /\n/, `cd '$tree' && grep -rl --include='*.[ch]' 'set_task_cpu(' .`;
 s@^\./@@ for @files;
 
@@ -35,9 +46,9 @@ for my $file (sort @files) {
 	close($fh);
 
 	# Split into functions: a body starts after a line at column 0 that
-	# opens with '{' and ends at the next '}' at column 0.
-	my ($func, $has_hook, $in_comment) = ('', 0, 0);
-	my @calls;
+	# opens with '{' and ends at the next '}' at column 0.  Within it,
+	# keep the code of each statement (up to ';') without comments.
+	my ($func, $in_comment, $stmt, $prev, $hook) = ('', 0, '', '', '');
 	for my $i (0 .. $#lines) {
 		my $l = $lines[$i];
 		my $code = $l;
@@ -57,30 +68,60 @@ for my $file (sort @files) {
 					last;
 				}
 			}
-			@calls = ();
-			$has_hook = 0;
+			($stmt, $prev, $hook) = ('', '', '');
 			next;
 		}
 		if ($l =~ /^\}/ && $func ne '') {
-			for my $c (@calls) {
-				my $where = "$file:$func";
-				if ($has_hook) {
-					push @results, [1, "$where:$c attributed"];
-				} elsif (exists $excluded{$where}) {
-					$seen_excl{$where} = 1;
-					push @results, [1, "$where:$c excluded: $excluded{$where}"];
-				} else {
-					push @results, [0, "$where:$c has no cause (add mt_migrate_task() or an exclusion)"];
-				}
-			}
 			$func = '';
-			@calls = ();
 			next;
 		}
 		next if $func eq '';
-		$has_hook = 1 if $code =~ /\bmt_migrate_task\s*\(/;
 		$cause_used{$1} = 1 while $code =~ /\b(MT_CAUSE_\w+)/g;
-		push @calls, $i + 1 if $code =~ /\b(?:__)?set_task_cpu\s*\(/;
+		$stmt .= $code;
+		next unless $stmt =~ /;\s*$/ || $stmt =~ /[{}]\s*$/;
+		for my $part (split /(?<=[;{}])/, $stmt) {
+			next unless $part =~ /\S/;
+			(my $flat = $part) =~ s/\s+/ /g;
+			if ($flat =~ /\b((?:__)?set_task_cpu)\s*\(\s*([^,]+?)\s*,\s*(.*)\)\s*;/) {
+				my ($call, $task, $cpu) = ($1, $2, $3);
+				my $where = "$file:$func";
+				my $hooked = $cpu =~ /^mt_placed\(\s*\Q$task\E\s*,/ ||
+					     $hook =~ /\bmt_migrate_task(?:_lb)?\s*\(\s*\Q$task\E\s*,\s*\Q$cpu\E\s*,/;
+				if ($hooked) {
+					push @results, [1, "$where:" . ($i + 1) . " $call($task, ...) attributed (a hook for it right before, or mt_placed)"];
+				} elsif (exists $excluded{$where}) {
+					$seen_excl{$where} = 1;
+					push @results, [1, "$where:" . ($i + 1) . " excluded: $excluded{$where}"];
+				} else {
+					push @results, [0, "$where:" . ($i + 1) . " $call($task, $cpu) has no hook for it right before (add mt_migrate_task() or an exclusion)"];
+				}
+			}
+			# Calls of helpers that move a task, checked at the end.
+			for my $helper (keys %callers) {
+				push @{$callers{$helper}}, ["$file:$func:" . ($i + 1), $flat, $hook]
+					if $flat =~ /\b\Q$helper\E\s*\(/ && $func ne $helper;
+			}
+			if ($flat =~ /;/) {
+				$prev = $flat;
+				# The hook may come before the task leaves its runqueue.
+				$hook = $flat unless $flat =~ /^\s*deactivate_task\s*\(/;
+			}
+		}
+		$stmt = '';
+	}
+}
+
+# Every call of a helper that moves a task has a hook for that task right
+# before it (deactivate_task() aside).
+for my $helper (sort keys %callers) {
+	my @calls = @{$callers{$helper}};
+	push @results, [scalar(@calls) ? 1 : 0, "the helper $helper() is called"];
+	for my $c (@calls) {
+		my ($where, $call, $hook) = @$c;
+		my ($task) = $hook =~ /\bmt_migrate_task(?:_lb)?\s*\(\s*([^,]+?)\s*,/;
+		my $ok = defined $task && $call =~ /\b\Q$helper\E\s*\([^;]*?(?<![\w>.])\Q$task\E(?![\w])/;
+		push @results, [$ok ? 1 : 0, "$where: $helper() " .
+			($ok ? "has a hook for its task right before" : "has no hook for its task right before")];
 	}
 }
 

@@ -9,7 +9,7 @@ out=$($check "$B/linux" "$excl" 2>&1)
 n=$(echo "$out" | sed -n 's/^1\.\.//p')
 echo "1..$(( ${n:-0} + 1 ))"
 echo "$out" | grep -v '^1\.\.'
-unattributed=$($check "$B/pristine" "$excl" 2>/dev/null | grep -c 'has no cause')
+unattributed=$($check "$B/pristine" "$excl" 2>/dev/null | grep -c 'has no hook')
 if [ "$unattributed" -gt 10 ]; then
 	echo "ok $(( ${n:-0} + 1 )) - the check flags the $unattributed unhooked calls of the pristine tree"
 else
