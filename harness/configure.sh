@@ -2,14 +2,14 @@
 # Configure an out-of-tree kernel build: tinyconfig + fragment(s), then
 # olddefconfig; fail if any line of the fragments did not stick.
 #
-#   configure.sh TREE OUTDIR FRAGMENT...
+#   [ARCH=i386] configure.sh TREE OUTDIR FRAGMENT...
 set -euo pipefail
 mkdir -p "$2"
 tree=$(realpath "$1") out=$(realpath "$2")
 shift 2
-make -s -C "$tree" O="$out" ARCH=x86_64 tinyconfig >/dev/null
+make -s -C "$tree" O="$out" ARCH="${ARCH:-x86_64}" tinyconfig >/dev/null
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
-make -s -C "$tree" O="$out" ARCH=x86_64 olddefconfig >/dev/null
+make -s -C "$tree" O="$out" ARCH="${ARCH:-x86_64}" olddefconfig >/dev/null
 
 # The effective value of each option is the last fragment's.
 declare -A want

@@ -1,22 +1,39 @@
 #!/bin/bash
-# Build build/initramfs.cpio: static busybox, our guest programs (static
-# C) and scripts, and the kselftest KTAP helpers.
+# Build the guest's initramfs: static busybox, our guest programs (static
+# C) and scripts, the recorder, and the kselftest KTAP helpers.
 #
-#   mkinitramfs.sh TOP BUILD
+#   [ARCH=i386] mkinitramfs.sh TOP BUILD OUTPUT
+#
+# For i386: Debian's 32-bit busybox-static, and the programs built -m32.
 set -euo pipefail
-top=$1 build=$2
+top=$1 build=$2 output=$3
+arch=${ARCH:-x86_64}
 # Built inside the synced tree: the helper includes ../kselftest.h.
 st=$build/linux/tools/testing/selftests/migrate_trace_lite
-root=$build/initramfs
+root=$build/initramfs-$arch
 rm -rf "$root"
 mkdir -p "$root"/{bin,guest,proc,sys,dev,tmp,results}
-cp /bin/busybox "$root/bin/busybox"
+cflags="-static -O2 -Wall -Werror"
+if [ "$arch" = i386 ]; then
+	cflags="$cflags -m32"
+	deb=$build/busybox-i386
+	if [ ! -x "$deb/bin/busybox" ]; then
+		rm -rf "$deb" && mkdir -p "$deb"
+		(cd "$deb" && apt-get download -qq -o APT::Sandbox::User=root busybox-static:i386 >/dev/null &&
+		 dpkg-deb -x busybox-static_*_i386.deb .)
+	fi
+	cp "$deb/bin/busybox" "$root/bin/busybox"
+else
+	cp /bin/busybox "$root/bin/busybox"
+fi
 cp "$top/harness/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$top"/harness/guest/*.sh "$root/guest/"
 cp "$st"/*.sh "$root/guest/"
+cp "$top/scripts/migrate_record" "$root/guest/"
 cp "$build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/guest/"
 for c in "$st"/*.c; do
-	gcc -static -O2 -Wall -Werror -o "$root/guest/$(basename "$c" .c)" "$c"
+	# shellcheck disable=SC2086
+	gcc $cflags -o "$root/guest/$(basename "$c" .c)" "$c"
 done
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$build/initramfs.cpio"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$output"

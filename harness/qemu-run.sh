@@ -3,9 +3,14 @@
 # job; unpack the results the guest wrote into OUTDIR.  A guest that has
 # not powered off after TIMEOUT seconds is killed.
 #
-#   [KERNEL=DIR] qemu-run.sh BUILD OUTDIR JOB TIMEOUT [SMP]
+#   [KERNEL=DIR] [INITRD=FILE] [QEMU=...] [MEM=...] [QEMU_OPTS=...] [APPEND=...] \
+#	qemu-run.sh BUILD OUTDIR JOB TIMEOUT [SMP]
 #
-# KERNEL is the kernel build directory (default BUILD/kernel).
+# KERNEL is the kernel build directory (default BUILD/kernel), INITRD the
+# initramfs (default BUILD/initramfs.cpio), QEMU the emulator (default
+# qemu-system-x86_64), MEM the memory (1G); QEMU_OPTS and APPEND add to its
+# options and to the kernel's command line (NUMA nodes, a dump on oops).
+# A job that ends in a panic on purpose writes its results first.
 set -uo pipefail
 build=$1 out=$2 job=$3 limit=$4 smp=${5:-4}
 img=$build/results-$job.img
@@ -14,17 +19,21 @@ mkdir -p "$out"
 rm -f "$img"
 truncate -s 512M "$img"
 
+# thread=single: QEMU 7.2's multi-threaded TCG can run a stale copy of
+# code another vCPU has just patched; a static key flip then meets an int3
+# the kernel already removed ("Oops: int3").  One TCG thread for all vCPUs
+# keeps patched code coherent.
 # tsc=reliable: under TCG the emulated TSC drifts against the HPET when
 # the host is loaded, the clocksource watchdog then marks it unstable and
 # sched_clock turns per-CPU; the trace's cross-CPU order needs it global.
 echo "harness: booting the guest for '$job' (log: $out/console.log, limit ${limit}s)"
 timeout --foreground -k 10 "$limit" \
-	qemu-system-x86_64 -accel tcg -smp "$smp" -m 1G -nodefaults \
+	${QEMU:-qemu-system-x86_64} -accel tcg,thread=single -smp "$smp" -m "${MEM:-1G}" -nodefaults \
 		-display none -no-reboot -monitor none -serial stdio \
 		-kernel "${KERNEL:-$build/kernel}/arch/x86/boot/bzImage" \
-		-initrd "$build/initramfs.cpio" \
-		-drive "file=$img,format=raw,if=virtio" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 tsc=reliable mtjob=$job" \
+		-initrd "${INITRD:-$build/initramfs.cpio}" \
+		-drive "file=$img,format=raw,if=virtio" ${QEMU_OPTS:-} \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 tsc=reliable mtjob=$job ${APPEND:-}" \
 		</dev/null >"$out/console.log" 2>&1
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

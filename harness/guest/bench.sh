@@ -13,8 +13,12 @@ N=10000		# hook calls per per-event run
 K=1000		# affinity round trips per process
 PP=2000		# ping-pong round trips
 
+STREAM=${MT_BENCH_STREAM:-60}	# seconds of the streaming runs
+
 quiet() {
-	echo 0 >$MT/enable; echo 0 >$MT/reset
+	[ -n "${reader:-}" ] && kill "$reader" 2>/dev/null && wait "$reader" 2>/dev/null
+	reader=
+	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
 	echo 0 >$MS/enable; echo 0 >$MS/reset
 	echo 0 >$EV; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
@@ -23,6 +27,12 @@ setup() {
 	quiet
 	case $1 in
 	mt) echo 1 >$MT/enable ;;
+	# A reader draining trace_pipe while the hook runs.
+	mtpipe) cat $MT/trace_pipe >/dev/null & reader=$!
+		echo 1 >$MT/enable ;;
+	# The flight recorder, small enough to recycle chunks all along.
+	mtflight) echo 1 >$MT/overwrite; echo 64 >$MT/buffer_size_kb
+		echo 1 >$MT/enable ;;
 	mstat) echo 1 >$MS/enable ;;
 	both) echo 1 >$MT/enable; echo 1 >$MS/enable ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
@@ -34,7 +44,7 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mstat off ftrace empty; do
+	for v in mt mtpipe mtflight mstat off ftrace empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
@@ -63,14 +73,40 @@ for r in $(seq "$ROUNDS"); do
 	echo "read mt $($H read-time $MT/trace)"
 	echo "read ftrace $($H read-time $TR/trace)"
 	cat $MT/trace >/tmp/bench.trace
-	# Bytes of migration records: what the buffer used minus the other
-	# records (32 bytes for names and start clocks, 24 for marks).
-	awk '/^# buffer_used / { used = $3; next } /^#/ { next }
-	     $3 != "." { m++; next } $7 == ":" || $6 == "start_sched_clock" { used -= 32; next }
-	     { used -= 24 }
+	# Bytes of migration records: what the buffers used (chunk headers
+	# included) minus the other records in them: 32 bytes for a fork or
+	# a rename, 24 for a mark.  Start clocks and the task list are not
+	# in the buffers.
+	awk '/^# buffer_used / { used = $3; next }
+	     /^# loc / { loc[$4] = $3; next } /^#/ { next }
+	     $3 != "." { m++; next }
+	     $6 == loc["copy_process"] || $6 == loc["set_task_comm"] { used -= 32; next }
+	     $6 == loc["mark"] { used -= 24 }
 	     END { if (m) printf "size mt %.3f %d\n", used / m, m }' /tmp/bench.trace
 	awk '/^entries:/ { e += $2 } /^bytes:/ { b += $2 } /^overrun:/ { o += $2 }
 	     END { if (e) printf "size ftrace %.3f %d %d\n", b / e, e, o }' $TR/per_cpu/cpu*/stats
 done
+quiet
+
+# Streaming: an affinity storm with a reader of trace_pipe the whole time
+# (migrate_record, 64 KiB buffers: nothing may be lost), then the same
+# storm read by cat from ftrace's trace_pipe.  The reader's CPU time per
+# event comes from /proc/PID/stat (user + system ticks).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+$H storm 2 2 >/dev/null
+/guest/migrate_record -q -o /dev/null --size 64 -- sh -c \
+	"$H storm $STREAM 2 >/tmp/storm.n; sleep 1; echo \$(awk '{ print \$14 + \$15 }' /proc/\$(pidof cat)/stat) >/tmp/reader.ticks" \
+	2>/tmp/record.err
+echo "stream mt $(cat /tmp/storm.n) $(cat /tmp/reader.ticks) $(sed -n 's/.*: \([0-9]*\) events to .*(dropped \([0-9]*\), overwritten \([0-9]*\))$/\1 \2 \3/p' /tmp/record.err)"
+setup ftrace
+cat $TR/trace_pipe >/dev/null &
+r=$!
+n=$($H storm $STREAM 2)
+sleep 1
+t=$(ticks $r)
+echo 0 >$TR/tracing_on
+kill $r; wait $r 2>/dev/null
+e=$(awk '/^read events:/ { e += $3 } /^overrun:/ { o += $2 } END { print e + 0, o + 0 }' $TR/per_cpu/cpu*/stats)
+echo "stream ftrace $n $t $e"
 quiet
 } >"$out/bench.raw" 2>&1

@@ -1,0 +1,18 @@
+#!/bin/sh
+# The last act of the topology job (from /init, results already written):
+# trace with the dump on oops armed, write known marks, and panic.  The
+# host finds the dump in the console log (t/24-panic-dump.t).
+MT=/sys/kernel/debug/migration_trace
+echo 0 >$MT/reset
+echo 64 >$MT/buffer_size_kb
+echo 1 >$MT/overwrite
+echo 40 >$MT/dump_on_oops
+echo 1 >$MT/enable
+/guest/mt_helper bench-affinity 2000 4 >/dev/null
+i=1
+while [ $i -le 20 ]; do
+	echo $((0x7000 + i)) >$MT/mark
+	i=$((i + 1))
+done
+echo "mt-panic: marks 0x00007001 to 0x00007014 written by pid $$ on cpu $(awk '{ print $39 }' /proc/$$/stat)"
+echo c >/proc/sysrq-trigger

@@ -1,0 +1,4 @@
+#!/bin/bash
+# On the KCSAN kernel: mt_stress, as run by harness/guest/kcsan.sh.
+. "$(dirname "$0")/lib.sh"
+guest_tap mt_stress check-kcsan
