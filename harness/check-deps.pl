@@ -203,8 +203,9 @@ sub shell_commands {
 			$wrapped = 1;
 			next;
 		}
-		if ($wrapped && ($w =~ /^-/ || $w =~ /^[\d.]+[smhd]?$/ || $w =~ /^\d+(,\d+)*$/)) {
-			next;		# options and durations of a wrapper
+		if ($wrapped && ($w =~ /^-/ || $w =~ /^[\d.]+[smhd]?$/ || $w =~ /^[\d,-]+$/ ||
+				 $w =~ /^(0x)?[[:xdigit:]]+$/)) {
+			next;		# options, durations, CPU lists and masks of a wrapper
 		}
 		$at_cmd = 0;
 		$wrapped = 0;
@@ -241,7 +242,8 @@ sub is_perl {
 
 # Functions defined in shell libraries the scripts source.
 my %lib_funcs;
-for my $lib ("$top/t/lib.sh", "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
+for my $lib ("$top/t/lib.sh", "$top/harness/guest/lib.sh",
+	     "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
 	next unless -f $lib;
 	my %c = shell_commands(slurp($lib));
 	$lib_funcs{$_} = 1 for map { s/^fn://r } grep { /^fn:/ } keys %c;

@@ -9,8 +9,20 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 list=$here/deps.txt
 
+# A mirror in sync fails an index now and then: the others still serve.
+apt_update() {
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
+		echo "harness: apt-get update reported errors; going on with what it got" >&2
+}
+
 mapfile -t pkgs < <(awk '!/^#/ && NF { print $1 }' "$list")
 if [ "${1:-}" != --check ]; then
+	# The 32-bit guest's busybox is an i386 package (downloaded, not installed).
+	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+		echo "harness: adding the i386 architecture to dpkg (for the 32-bit guest's busybox)"
+		dpkg --add-architecture i386
+		apt_update
+	fi
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -19,7 +31,7 @@ if [ "${1:-}" != --check ]; then
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "harness: installing ${missing[*]}"
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
+		apt_update
 		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 	fi
 fi
