@@ -22,6 +22,8 @@ mkdir -p "$work/am"
 # 1. git am onto the pristine versions of the files the series changes.
 files=$(grep -h '^--- a/' "${patches[@]}" | sed 's|^--- a/||' | sort -u)
 for f in $files; do
+	# A file an earlier patch of the series creates is not in the tree.
+	[ -f "$pristine/$f" ] || continue
 	mkdir -p "$work/am/$(dirname "$f")"
 	cp "$pristine/$f" "$work/am/$f"
 done
@@ -60,10 +62,9 @@ for p in "${patches[@]}"; do
 		notok "$(basename "$p") builds (does not apply)" "$work/build.log"
 		continue
 	fi
-	want=$objs
-	[ -f "$tree/kernel/migrate_trace_lite.c" ] && want="$want kernel/migrate_trace_lite.o"
 	# Re-merge the fragment: options unknown before this patch were dropped.
 	"$here/configure.sh" "$tree" "$work/out" "$work/frag" >>"$work/build.log" 2>&1
+	want="$objs $("$here/our-objects.sh" "$tree" "$work/out/.config")"
 	if make -s -C "$tree" O="$work/out" ARCH=x86_64 olddefconfig >>"$work/build.log" 2>&1 &&
 	   make -s -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" prepare >>"$work/build.log" 2>&1 &&
 	   make -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" W=1 $want >>"$work/build.log" 2>&1 &&

@@ -4,9 +4,9 @@
 # Write out/series/: the work of this repository as a git-am-able patch
 # series against the recorded 6.12 tree, in logical steps, with a cover
 # letter.  Each step's files are real intermediate versions: the parts of
-# kernel/migrate_trace_lite.c and lib/Kconfig.debug that later patches
-# add are cut out of the final files (for the C file, an #ifdef block is
-# replaced by its #else branch, which holds the stubs).
+# kernel/migrate_trace_lite*.[ch], kernel/Makefile and lib/Kconfig.debug
+# that later patches add are cut out of the final files (in C, an #ifdef
+# block of a later option is replaced by its #else branch, the stubs).
 #
 #   mkseries.pl TOP BUILD OUTDIR
 use strict;
@@ -91,6 +91,26 @@ sub strip_ifdef {
 	return $text;
 }
 
+# Cut a later file's feature FEATURE (pipe, oops) out of an earlier step:
+# statements that call mt_FEATURE_*() on a line of their own, conditions
+# "|| mt_FEATURE_*()", and in a header the block of declarations under
+# "/* migrate_trace_lite_FEATURE.c */" and its line in the file list.
+sub cut_feature {
+	my ($text, $file, @features) = @_;
+	for my $f (@features) {
+		if ($file =~ /\.h$/) {
+			$text =~ s{^/\* migrate_trace_lite_$f\.c \*/\n.*?(?=^/\* migrate_trace_lite_\w+\.c \*/\n|^#else|^#endif)}{}ms
+				or die "$P: no declarations of migrate_trace_lite_$f.c in $file\n";
+			$text =~ s{^ \*   migrate_trace_lite_$f\.c .*\n}{}m;
+		}
+		$text =~ s/^[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n//mg;
+		$text =~ s/\s*\|\|\s*mt_${f}_\w+\(\)//g;
+		die "$P: $file still uses mt_${f}_*() after the cut\n" if $text =~ /\bmt_${f}_\w+/;
+	}
+	$text =~ s/\n{3,}/\n\n/g;
+	return $text;
+}
+
 # Drop "config SYM" entries (up to the next config/endmenu/menu line).
 sub strip_kconfig {
 	my ($text, @syms) = @_;
@@ -120,21 +140,22 @@ sub maintainers {
 # ---- the steps -------------------------------------------------------------
 
 my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sched.h);
-my $c_file = 'kernel/migrate_trace_lite.c';
-my @later_c = qw(CONFIG_SNSC_LITE_MIGRATION_STAT CONFIG_SNSC_LITE_MIGRATION_BENCH
-		 CONFIG_SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST);
-my @later_k = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE
-		 SNSC_LITE_MIGRATION_BENCH SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST);
-my @scripts = map { "scripts/$_" } qw(migrate_stats migrate_extract migrate_plot);
+my $k = 'kernel/migrate_trace_lite';
+my @trace_c = map { "$k$_" } ('.c', '.h', '_ring.c', '_trace.c', '_output.c');
+# What later patches add: their #ifdef blocks, Kconfig entries and
+# Makefile lines are left out of the earlier steps.
+my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
+my @kunit = qw(SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST);
+my @bench = qw(SNSC_LITE_MIGRATION_BENCH);
+my @scripts = sort map { s@^\Q$top\E/@@r } grep { -f && !/\.pm$/ } glob("$top/scripts/migrate_*");
 my $st = 'tools/testing/selftests/migrate_trace_lite';
-my @selftests = map { "$st/$_" } qw(Makefile config settings mt_helper.c mt_lib.sh
-	mt_debugfs.sh mt_migrations.sh mt_full.sh mt_stat.sh mt_stress.sh mt_dmesg.sh);
+my @selftests = sort map { s@^\Q$top\E/@@r } glob("$top/$st/*");
 
 my %maint;	# files listed so far in MAINTAINERS
 
 my @steps = (
 {
-	subject => 'sched: report each change of a task\'s CPU with its cause',
+	subject => 'sched: report each change of a task\'s CPU with its cause and reason',
 	files => ['include/linux/migrate_trace_lite.h', @sched, 'kernel/fork.c', 'fs/exec.c'],
 	maint => ['include/linux/migrate_trace_lite.h'],
 	body => <<'EOT',
@@ -142,81 +163,152 @@ The sched_migrate_task tracepoint tells that a task changed CPU, but not
 why: set_task_cpu() is called from a dozen places (wakeup placement,
 fork balancing, the load balancer, active balancing, affinity changes,
 hotplug, RT and deadline push/pull, NUMA swaps, core scheduling,
-sched_ext), and the tracepoint cannot tell them apart.
+sched_ext), and the tracepoint cannot tell them apart, nor what inside
+each of them decided.
 
 Add include/linux/migrate_trace_lite.h and call its mt_migrate_task()
-right before each set_task_cpu()/__set_task_cpu() that moves a task,
-naming the function that decided the move.  move_queued_task(),
-__migrate_task() and detach_task() are shared by several deciders, so
-they take the cause as a parameter and the compiler makes every caller
-name one.  copy_process() and __set_task_comm() report new tasks and
-renames, so that a trace can name its tasks.
+once each move is certain, right before the set_task_cpu() or
+__set_task_cpu(), the deactivate_task() or the move_queued_task() or
+detach_task() that does it, naming the function that decided the move
+(the cause).  Where the caller knows more, the hook carries a reason
+too: the load balancer's idle and migration types.  The placement
+decisions of select_task_rq() and its class helpers (wake_affine, an
+idle core, CPU or SMT sibling, the slow path, the RT lowest runqueue,
+the deadline later runqueue, the fallback) are noted with mt_noted() in
+a per-CPU slot, tagged with the task, where they are made, and taken
+by the hook of the move that follows.  A stopper's reason (an affinity
+change, migrate_enable(), exec balancing, NUMA balancing) travels in a
+new byte of struct migration_arg, set by whoever queues it, so that no
+note has to survive until the stopper runs.  copy_process() and
+__set_task_comm() report new tasks and renames, so that a trace can
+name its tasks.
 
-The hooks are static branches, off until a facility of the following
-patches collects; without those facilities they compile away.
+The hooks and notes are static branches, off until a facility of the
+following patches collects; without those facilities they compile away.
 EOT
 },
 {
 	subject => 'kernel: add the light weight migration trace',
-	files => [$c_file, 'kernel/Makefile', 'lib/Kconfig.debug'],
-	c_strip => \@later_c, k_strip => \@later_k,
-	maint => [$c_file],
+	files => [@trace_c, 'kernel/Makefile', 'lib/Kconfig.debug'],
+	strip => [@stat, @kunit, @bench],
+	cut => [qw(pipe oops)],
+	maint => [@trace_c],
 	body => <<'EOT',
 CONFIG_SNSC_LITE_MIGRATION_TRACE records every migration with its time,
-task, CPUs and cause, and forks, renames and marks, in one buffer per
-possible CPU allocated at boot on the CPU's node, and prints them
-through debugfs migration_trace/{enable,mark,reset,trace} in the text
-format of the 2010 facility it reimplements (version 1.1).
+task, CPUs, cause and reason, and forks, renames and marks, in one ring
+of chunks per possible CPU, and prints them through debugfs
+migration_trace/ in the text format of the 2010 facility it
+reimplements, extended as version 1.2 (a seventh field, the reason;
+topology and loss accounting in the header; lost and saved_comm lines).
 
-Writers run with interrupts disabled on their own CPU and reserve space
-with a local_t: no lock, no wait.  A migration takes 24 bytes.  Records
-never straddle a chunk boundary, so an overwrite mode or a consuming
-reader can be added without a new format.  The trace stops by itself
-when a buffer is full, keeping every record whole and counting the
-dropped ones.  Reading stops the writers (flag, synchronize_rcu()) and
-merges the per-CPU buffers in time order.
+Writers run with interrupts disabled on their own CPU: no lock, no wait.
+A migration takes 16 bytes (a 32-bit time delta from the chunk's base).
+The buffers are allocated by the first start, on each CPU's node, and
+freed by a reset; buffer_size_kb sets their size.  Without overwrite, a
+full buffer stops the trace, counting what it drops; with overwrite the
+buffers are a flight recorder that recycles its oldest chunks and counts
+what they held.  After the stop, the trace file is a snapshot of every
+CPU's ring merged by time with a min-heap.
+
+The files: migrate_trace_lite.c resolves a move's reason and takes its
+timestamp; migrate_trace_lite_ring.c is the per-CPU ring, written
+locklessly and ready for a consuming reader; migrate_trace_lite_trace.c
+controls the trace and logs its records; migrate_trace_lite_output.c
+prints them.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().
 EOT
 },
 {
-	subject => 'kernel: add light weight migration statistics',
-	files => [$c_file, 'lib/Kconfig.debug'],
-	c_strip => [@later_c[1, 2]], k_strip => [@later_k[2, 3]],
-	maint => [],
+	subject => 'kernel: migrate_trace_lite: read the trace while it runs',
+	files => ["$k.h", "${k}_trace.c", "${k}_output.c", "${k}_pipe.c", 'kernel/Makefile'],
+	strip => [@stat, @kunit, @bench],
+	cut => [qw(oops)],
+	maint => ["${k}_pipe.c"],
 	body => <<'EOT',
-A trace fills its buffer in minutes on a busy machine.
-CONFIG_SNSC_LITE_MIGRATION_STAT counts migrations per cause in periods
-of migration_stat/period_msec instead, for hours or days, sharing the
-trace's hooks.
+A trace that can be read only after it stopped is limited by its
+buffers.  migration_trace/trace_pipe hands out the records of every CPU
+merged in time order while the trace runs, each once, and gives each
+chunk read to its end back to its writer, so a reader that keeps up
+means the trace never fills.
+
+The reader copies a record out of its chunk and keeps it only if the
+chunk's seq did not change meanwhile (the flight recorder may recycle
+it), as a seqcount reader does.  A record is handed out only once no CPU
+can still log an earlier one: a CPU with nothing to read may be inside a
+writer that took its timestamp, so the reader asks every CPU for its
+clock by IPI, at most once per 10 ms.  A reader the flight recorder
+overtook gets a lost line with the count it missed.  A writer that
+commits while the reader sleeps wakes it through an irq_work; the
+reader's timeout and a timer for pollers cover a wakeup missed because
+the hot path has no full barrier.  The reader's state outlives the open
+file, so that the next reader continues where the last one left; one
+reader at a time (EBUSY), and not with the trace file.
+EOT
+},
+{
+	subject => 'kernel: migrate_trace_lite: dump the trace on panic or oops',
+	files => ["$k.h", "${k}_trace.c", "${k}_oops.c", 'kernel/Makefile',
+		  'Documentation/admin-guide/kernel-parameters.txt'],
+	strip => [@stat, @kunit, @bench],
+	maint => ["${k}_oops.c"],
+	body => <<'EOT',
+With the flight recorder on, the records just before a crash are the
+ones a developer wants.  migration_trace/dump_on_oops=N, or the boot
+parameter mt_dump_on_oops[=N], makes a panic or an oops print the
+header and the newest N records of every CPU, merged by time, to the
+console after the prefix "mt_dump: ", so that the analysis tools read
+them back from a console log.
+
+The dump's memory is set aside at boot; it touches the NMI watchdog per
+line, runs once per trace, and is best effort: other CPUs may still run
+after an oops, so it clears the trace flag and waits a moment for a
+record in flight.  A reset waits for a dump in progress before it frees
+the buffers.
+EOT
+},
+{
+	subject => 'kernel: add light weight migration statistics',
+	files => ["$k.h", "${k}_stat.c", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	strip => [@kunit, @bench],
+	maint => ["${k}_stat.c"],
+	body => <<'EOT',
+A trace is detail; a question asked over hours needs counts.
+CONFIG_SNSC_LITE_MIGRATION_STAT counts migrations per cause and per
+cause and reason in periods of migration_stat/period_msec, for hours or
+days, sharing the trace's hooks.
 
 Each CPU counts its current period in its own counters and folds them
-into one shared history (68 bytes a period, allocated at boot) when it
-passes the period's end, or when a reader asks it by IPI: no division
-and no cross-CPU atomic per event.  A CPU hotplug state folds a dead
-CPU's counts at once.  migration_stat/stat shows the final rows only,
-idle periods as zeros, each with the sum of the causes.  The trace and
+into one shared history of 64-bit counters (allocated by the first start
+and freed by a reset) when it passes the period's end, or when a reader
+asks it by IPI: no division and no cross-CPU atomic per event.  A CPU
+hotplug state folds a dead CPU's counts at once.  migration_stat/stat
+shows the final rows only, idle periods as zeros, each with the sum of
+the causes and, after it, a column per cause and reason.  The trace and
 the statistics take one timestamp per event, so both put it in the same
 period.
 EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
-	files => [$c_file, 'kernel/migrate_trace_lite_test.c', 'lib/Kconfig.debug',
-		  'kernel/migrate_trace_lite.kunitconfig'],
-	c_strip => [$later_c[1]], k_strip => [$later_k[2]],
-	maint => ['kernel/migrate_trace_lite_test.c', 'kernel/migrate_trace_lite.kunitconfig'],
+	files => ["$k.h", "${k}_test.c", "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	strip => [@bench],
+	maint => ["${k}_test.c", "$k.kunitconfig"],
 	body => <<'EOT',
-Test the kernel API, the rules for starting and stopping a trace, and
-the chunked record layout of the buffers.  The tests use the real
-buffers and leave them empty, so they run at boot, before anybody
-traces; kernel/migrate_trace_lite.kunitconfig configures them.
+Test the kernel API and the state each start/stop rule leaves, a logged
+migration read back field by field, the rings' chunks with and without
+overwrite, time records, the merge of two CPUs by time, and the
+statistics' periods, reason columns and full history.  The tests use
+the real buffers and leave them reset, so they are an init section
+suite: they run at boot, before anybody traces, and debugfs offers no
+way to run them again; kernel/migrate_trace_lite.kunitconfig configures
+them.
 EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: add a benchmark path',
-	files => [$c_file, 'lib/Kconfig.debug'],
-	maint => [],
+	files => ["$k.h", "${k}_bench.c", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	maint => ["${k}_bench.c"],
 	body => <<'EOT',
 CONFIG_SNSC_LITE_MIGRATION_BENCH (default n) adds migration_trace/bench,
 which times N calls, with interrupts disabled on the current task, of
@@ -233,20 +325,26 @@ EOT
 		  'Documentation/ABI/testing/debugfs-migration-trace-lite'],
 	body => <<'EOT',
 Describe both facilities: configuration and memory, the debugfs files
-and their errors, the trace and stat formats, every cause, the kernel
+and their errors, reading while tracing, loss accounting, the dump on
+panic, the trace and stat formats, every cause and reason, the kernel
 API, the analysis scripts and the design; and document the debugfs ABI.
 EOT
 },
 {
-	subject => 'scripts: add migrate_stats, migrate_extract and migrate_plot',
+	subject => 'scripts: add the migration trace\'s recorder and analysis tools',
 	files => [@scripts],
 	maint => [@scripts],
 	body => <<'EOT',
-migrate_stats filters, lists and summarizes a trace in one pass
-(windows by mark, time or timestamp; per-cause and per-task counts;
-from/to CPU matrices; per-period series).  migrate_extract queries a
-stat file and extracts a field as a rate series; migrate_plot draws such
-series, or a from/to CPU heatmap, with gnuplot.  Core perl modules only.
+migrate_record records a command's migrations, streaming trace_pipe to
+a file (or running the flight recorder), and puts the debugfs settings
+back afterwards, also on SIGINT and SIGTERM; it is POSIX sh, for small
+targets.  migrate_stats filters, lists and summarizes a trace in one
+pass (windows by mark, time or timestamp; per-cause, per-reason and
+per-task counts; from/to CPU matrices; topology classes; ping-pongs;
+per-period series).  migrate_extract queries a stat file and extracts a
+field as a rate series; migrate_plot draws such series, from/to CPU
+heatmaps and per-task timelines with gnuplot.  The perl tools use core
+modules only.
 EOT
 },
 {
@@ -256,9 +354,13 @@ EOT
 	body => <<'EOT',
 KTAP tests of both facilities, skipped (exit 4) without them: every
 debugfs file's behaviour and refusals; exact counts for a known
-workload; equality with sched_migrate_task over the same window; RT
-push and pull; a full buffer and a full history; statistics equal to a
-trace of the same window, period by period; CPU hotplug; a storm of
+workload; equality with sched_migrate_task over the same window; known
+reasons; trace_pipe over twenty buffers, blocking, O_NONBLOCK and poll;
+the flight recorder against ftrace's per-CPU sequences; the recorder;
+allocation failures; RT push and pull; a full buffer and a full
+history; statistics equal to a trace of the same window, period by
+period, cause by cause and reason by reason; NUMA balancing and core
+scheduling on a machine that has them; CPU hotplug; a storm of
 migrations, control writes and readers; a clean kernel log.
 EOT
 },
@@ -286,8 +388,20 @@ run(qw(git commit -q -m), 'pristine: ' . (split /\n/, slurp("$build/version.txt"
 for my $s (@steps) {
 	for my $f (@{$s->{files}}) {
 		my $text = slurp("$tree/$f");
-		$text = strip_ifdef($text, @{$s->{c_strip} // []}) if $f eq $c_file;
-		$text = strip_kconfig($text, @{$s->{k_strip} // []}) if $f eq 'lib/Kconfig.debug';
+		my @later = @{$s->{strip} // []};
+		my @cut = @{$s->{cut} // []};
+		if ($f =~ /^kernel\/migrate_trace_lite.*\.[ch]$/) {
+			$text = strip_ifdef($text, map { "CONFIG_$_" } @later);
+			$text = cut_feature($text, $f, @cut);
+		} elsif ($f eq 'lib/Kconfig.debug') {
+			$text = strip_kconfig($text, @later);
+		} elsif ($f eq 'kernel/Makefile') {
+			my %drop = map { ("CONFIG_$_" => 1) } @later;
+			my $cut = join('|', @cut) || '-';
+			$text = join('', grep { (!/\(CONFIG_(\w+)\)/ || !$drop{"CONFIG_$1"}) &&
+						!/migrate_trace_lite_(?:$cut)\.o/ }
+					 split /^/, $text);
+		}
 		spew("$repo/$f", $text);
 		chmod((stat("$tree/$f"))[2] & 07777, "$repo/$f");
 	}
