@@ -49,6 +49,11 @@ draw_graphs() {
 	     c && /^total/ { print; exit }
 	     c && $2 > 0 { print }' "$out/stats.txt"
 	echo
+	echo "== why: migrations per cause and reason (format 1.2)"
+	awk '/^cause\/reason / { print; r = 1; next }
+	     r && /^total/ { print; exit }
+	     r { print }' "$out/stats.txt"
+	echo
 	echo "== busiest tasks (top 10 of $(($(wc -l <"$out/tasks.txt") - 1)))"
 	head -11 "$out/tasks.txt"
 	echo
@@ -66,6 +71,6 @@ draw_graphs() {
 	echo
 	echo "== graphs (rates per second): $(draw_graphs | wc -l) PNG files in $out/graphs/"
 	echo
-	echo "Files in $out: trace (raw, format 1.1), stat (per-period counts),"
+	echo "Files in $out: trace (raw, format 1.2), stat (per-period counts),"
 	echo "stats.txt (all causes, rates), tasks.txt (every task), console.log."
 } | tee "$out/report.txt"

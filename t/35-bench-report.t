@@ -13,6 +13,7 @@ my $dir = tempdir(CLEANUP => 1);
 
 sub report {
 	my (%v) = @_;
+	my $sites = delete $v{sites};
 	open(my $fh, '>', "$dir/raw") or die;
 	print $fh "info kernel test cpus 2 rounds 3 calls 1000\n";
 	for my $r (0 .. 2) {
@@ -31,28 +32,65 @@ sub report {
 		print $fh "size mt $v{size_mt} 4000\nsize ftrace 44.000 4000 0\n";
 	}
 	close($fh);
-	return scalar(`$top/harness/bench-report.pl $dir/raw testhost`);
+	if (defined $sites) {
+		open($fh, '>', "$dir/sites") or die;
+		print $fh $sites;
+		close($fh);
+	}
+	return scalar(`$top/harness/bench-report.pl $dir/raw testhost @{[defined $sites ? "$dir/sites" : '']}`);
 }
 
-my %good = (mt => 20, mstat => 8, off => 1.0, ftrace => 100, empty => 1.0,
+my %good = (mt => 12, mstat => 8, off => 1.0, ftrace => 100, empty => 1.0,
 	    aff_none => 1e9, aff_mt => 1.01e9, aff_mstat => 1e9, aff_both => 1.02e9,
-	    aff_ftrace => 1.2e9, read_ft => 3000, size_mt => 24);
+	    aff_ftrace => 1.2e9, read_ft => 3000, size_mt => 16.2);
 my $out = report(%good);
-like($out, qr/\(a\) hook, mt tracing\s+20\.0\s+0\.200\s+<= 0\.25 PASS/, 'mt per-event median and ratio; PASS');
+like($out, qr/\(a\) hook, mt tracing \(with reasons\)\s+12\.0\s+0\.120\s+<= 0\.15 PASS/, 'mt per-event median and ratio; PASS');
 like($out, qr/\(b\) hook, mstat collecting\s+8\.0\s+0\.080\s+<= 0\.10 PASS/, 'mstat ratio; PASS');
 like($out, qr/mt keeps >= 0\.98 of the affinity throughput: 0\.990 PASS/, 'throughput ratio; PASS');
-like($out, qr/1\.83 x, 24\.0 B PASS/, 'record size ratio; PASS');
+like($out, qr/16\.2 B, 2\.72 x PASS/, 'record size and ratio; PASS');
 like($out, qr/3\.0 x faster; target >= 2 PASS/, 'read-out ratio; PASS');
 like($out, qr/indistinguishable PASS/, 'disabled cost within the noise; PASS');
 like($out, qr/^\s+mt\s+1010\.0\s+0\.990\s+2500$/m, 'ns per migration from the extra time');
 
 $out = report(%good, mt => 30, mstat => 11, aff_mt => 1.05e9, size_mt => 32, read_ft => 1500, off => 5);
-like($out, qr/<= 0\.25 MISS/, 'mt over 0.25 x ftrace: MISS');
+like($out, qr/<= 0\.15 MISS/, 'mt over 0.15 x ftrace: MISS');
 like($out, qr/<= 0\.10 MISS/, 'mstat over 0.10 x ftrace: MISS');
 like($out, qr/throughput: 0\.952 MISS/, 'throughput under 0.98: MISS');
-like($out, qr/32\.0 B MISS/, 'record over 24 bytes: MISS');
+like($out, qr/32\.0 B, 1\.38 x MISS/, 'record over 16.5 bytes: MISS');
 like($out, qr/1\.5 x faster; target >= 2 MISS/, 'read-out under 2 x: MISS');
 like($out, qr/distinguishable MISS/, 'disabled cost over the noise: MISS');
+
+# Section 5 from the machine code (a harness/check-hook-sites.pl table).
+my $table = "hook sites of build/matrix-on (on) against build/matrix-off\n" .
+	"kernel/fork.o copy_process+0x17e2 2B __mt_copy_process - 0\n";
+my $zero = $table . "result: sites 33 nop 33 hooked 33 functions 17 adding 0 added 0 unexplained 0 failed 0\n" .
+	"off: jump-label NOP at 33 sites, 0 added instructions on the fall-through path\n";
+$out = report(%good, off => 5, sites => $zero);
+like($out, qr/^   off: jump-label NOP at 33 sites, 0 added instructions on the fall-through path$/m,
+     'machine code: the sites line of the table');
+like($out, qr/target: every site a NOP, nothing added unexplained: PASS/, 'machine code: PASS');
+like($out, qr/\(c\) versus \(e\) under TCG.*for the record: 5\.00 ns versus 1\.00 ns.*distinguishable$/m,
+     'the TCG timing row stays, without a verdict');
+unlike($out, qr/distinguishable MISS/, 'the TCG timing no longer decides');
+
+my $explained = $table . "result: sites 33 nop 33 hooked 33 functions 17 adding 1 added 9 unexplained 0 failed 0\n" .
+	"off: jump-label NOP at 33 sites, 0 added instructions on the fall-through path of 16 of 17 functions\n" .
+	"except kernel/sched/fair.o select_task_rq_fair: 9 added, 11 removed: GCC merges no return\n";
+$out = report(%good, sites => $explained);
+like($out, qr/of 16 of 17 functions\n.*adding \(reasons in out\/hook-sites.txt\): select_task_rq_fair \+9 -11\n.*: PASS/s,
+     'machine code: an explained addition is listed, PASS');
+
+(my $unexplained = $explained) =~ s/unexplained 0/unexplained 1/;
+$unexplained =~ s/GCC merges no return/NOT EXPLAINED/;
+$out = report(%good, sites => $unexplained);
+like($out, qr/select_task_rq_fair \+9 -11 \(NOT EXPLAINED\).*unexplained: MISS/s,
+     'machine code: an unexplained addition is a MISS');
+
+(my $jmp = $zero) =~ s/nop 33/nop 32/;
+like(report(%good, sites => $jmp), qr/unexplained: MISS/, 'machine code: a site that is not a NOP is a MISS');
+(my $failed = $zero) =~ s/failed 0/failed 2/;
+like(report(%good, sites => $failed), qr/unexplained: MISS/, 'machine code: a failed check is a MISS');
+like(report(%good), qr/machine code: not checked/, 'no table: said so, the timing decides');
 
 open(my $fh, '>', "$dir/empty") or die;
 close($fh);
