@@ -204,6 +204,11 @@ sub stat_ok {
 	return 1;
 }
 
+# With a wall clock option, the stat must also say when it started.
+sub stat_gmt_ok {
+	return stat_ok(@_) && grep { /^# gettimeofday / } @_;
+}
+
 # ---- running a tool ------------------------------------------------------------------
 
 sub run_case {
@@ -270,7 +275,8 @@ sub sweep {
 }
 
 for my $case (['migrate_stats', '--stats', \@trace, \&trace_ok],
-	      ['migrate_extract', '--extract 4', \@stat, \&stat_ok]) {
+	      ['migrate_extract', '--extract 4', \@stat, \&stat_ok],
+	      ['migrate_extract', '--extract 4 --ts_gmt', \@stat, \&stat_gmt_ok]) {
 	my ($tool, $opts, $seedfile, $ok) = @$case;
 	ok($ok->(@$seedfile), "$tool: the checker takes the unmutated input");
 	my ($invalid, @cases) = (0);
