@@ -9,6 +9,7 @@ H		:= $(TOP)/harness
 ST		:= tools/testing/selftests/migrate_trace_lite
 JOBS		?= $(shell nproc)
 KMAKE		= $(MAKE) -s -C $(B)/linux ARCH=x86_64 -j$(JOBS)
+KMAKE32		= $(MAKE) -s -C $(B)/linux ARCH=i386 -j$(JOBS)
 
 # Guest time limits (seconds) before a hung guest is killed.
 RUN_TIMEOUT	?= 900
@@ -19,8 +20,9 @@ MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
 
-.PHONY: all run check deps tree kernel matrix kernel-debug initramfs report clean help \
-	series bench bench-tools
+.PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
+	initramfs report clean help series bench bench-tools guests hook-sites \
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only
 
 all: kernel initramfs
 
@@ -28,6 +30,7 @@ help:
 	@echo "make run     build, boot, run the demo workload, report (out/run/)"
 	@echo "make check   every test; ends with prove's summary"
 	@echo "make bench   kernel overhead against ftrace, record size, read-out (out/bench.txt)"
+	@echo "make hook-sites  the disabled hooks' machine code, on against off (out/hook-sites.txt)"
 	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
 	@echo "make clean   remove build/ and out/"
@@ -55,9 +58,24 @@ kernel: $(B)/kernel/.config
 
 # The objects the series touches, with W=1, with both options on, each
 # alone, both off, and without SMP.
-MATRIX		:= on trace stat off nosmp
+MATRIX		:= on trace stat off nosmp full i386
 matrix: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
 	@$(H)/build-matrix.sh $(B)/linux $(B) $(OUT)/matrix $(H)/kernel.config $(MATRIX)
+
+# make hook-sites: every hook site of the "on" matrix build is a jump-label
+# NOP that adds nothing to the fall-through path of its function against
+# the "off" build (harness/check-hook-sites.pl); out/hook-sites.txt is the
+# table, and its summary goes into make bench's section 5.  It builds
+# only those two configurations, logs in out/hook-sites/ (make check's
+# t/07-hook-sites.t runs the same check on the whole matrix).
+hook-sites: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
+	@rm -f $(OUT)/hook-sites.txt
+	@$(H)/build-matrix.sh $(B)/linux $(B) $(OUT)/hook-sites $(H)/kernel.config on off
+	@perl $(H)/check-hook-sites.pl --off $(B)/matrix-off --accept $(H)/hook-sites-accepted \
+		--table $(OUT)/hook-sites.txt $(B)/matrix-on $$(cat $(OUT)/hook-sites/on.objs) \
+		>$(OUT)/hook-sites/check.tap; rc=$$?; \
+		grep '^not ok' $(OUT)/hook-sites/check.tap; sed -n '/^off:/,$$p' $(OUT)/hook-sites.txt; \
+		exit $$rc
 
 # make series: out/series/, the git-am-able patch series and its cover
 # letter (the benchmark numbers come from out/bench.txt when there).
@@ -74,25 +92,88 @@ kernel-debug: $(B)/kernel-debug/.config
 	@echo "  BUILD   build/kernel-debug (bzImage)"
 	@$(KMAKE) O=$(B)/kernel-debug bzImage
 
-initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh $(B)/.tree
+# The KCSAN test kernel: the data race detector (it excludes KASAN).
+$(B)/kernel-kcsan/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-kcsan.config
+	@echo "  CONFIG  build/kernel-kcsan"
+	@$(H)/configure.sh $(B)/linux $(B)/kernel-kcsan $(H)/kernel.config \
+		$(H)/kernel-kcsan.config
+
+kernel-kcsan: $(B)/kernel-kcsan/.config
+	@echo "  BUILD   build/kernel-kcsan (bzImage)"
+	@$(KMAKE) O=$(B)/kernel-kcsan bzImage
+
+# The 32-bit test kernel (i386, SMP).
+$(B)/kernel-i386/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-i386.config
+	@echo "  CONFIG  build/kernel-i386"
+	@ARCH=i386 $(H)/configure.sh $(B)/linux $(B)/kernel-i386 $(H)/kernel.config \
+		$(H)/kernel-i386.config
+
+kernel-i386: $(B)/kernel-i386/.config
+	@echo "  BUILD   build/kernel-i386 (bzImage)"
+	@$(KMAKE32) O=$(B)/kernel-i386 bzImage
+
+initramfs: $(B)/initramfs.cpio $(B)/initramfs-i386.cpio
+$(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree
 	@echo "  GEN     build/initramfs.cpio"
-	@$(H)/mkinitramfs.sh $(TOP) $(B)
+	@$(H)/mkinitramfs.sh $(TOP) $(B) $@
+$(B)/initramfs-i386.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree
+	@echo "  GEN     build/initramfs-i386.cpio"
+	@ARCH=i386 $(H)/mkinitramfs.sh $(TOP) $(B) $@
 
 # make run: demo workload under tracing, trace in out/run/, report.
-run: kernel initramfs
+run: kernel $(B)/initramfs.cpio
 	@$(H)/qemu-run.sh $(B) $(OUT)/run run $(RUN_TIMEOUT)
 	@$(H)/report.sh $(OUT)/run
 
 report:
 	@$(H)/report.sh $(OUT)/run
 
-# make check: host checks, both configurations, the guest suite on the
-# test kernel and its focused pass on the debug kernel, one prove.
-check: kernel matrix kernel-debug initramfs series
+# The guest runs of make check, each on its kernel and machine: the whole
+# suite on the test kernel (4 CPUs); a focused pass on the debug kernel
+# (lockdep, KASAN, UBSAN) and on the KCSAN kernel; the 32-bit kernel; and
+# a 32-CPU machine of 2 NUMA nodes with SMT threads, which ends in a panic
+# on purpose for the dump on oops.
+TOPO_QEMU	:= -object memory-backend-ram,id=m0,size=512M \
+		   -object memory-backend-ram,id=m1,size=512M \
+		   -numa node,nodeid=0,cpus=0-15,memdev=m0 \
+		   -numa node,nodeid=1,cpus=16-31,memdev=m1
+# make guest-only TESTS="mt_pipe mt_alloc": just those selftests on the
+# test kernel, results in out/only/ (development; not part of make check).
+guest-only: kernel $(B)/initramfs.cpio
+	@APPEND="mttests=$$(echo $(TESTS) | tr ' ' ,)" \
+		$(H)/qemu-run.sh $(B) $(OUT)/only only $(CHECK_TIMEOUT)
+	@grep -h '^not ok\|^# Totals' $(OUT)/only/*.tap || true
+
+guest-check: kernel $(B)/initramfs.cpio
 	@$(H)/qemu-run.sh $(B) $(OUT)/check check $(CHECK_TIMEOUT) || true
+guest-debug: kernel-debug $(B)/initramfs.cpio
 	@KERNEL=$(B)/kernel-debug $(H)/qemu-run.sh $(B) $(OUT)/check-debug debug \
 		$(CHECK_TIMEOUT) || true
+guest-kcsan: kernel-kcsan $(B)/initramfs.cpio
+	@KERNEL=$(B)/kernel-kcsan $(H)/qemu-run.sh $(B) $(OUT)/check-kcsan kcsan \
+		$(CHECK_TIMEOUT) || true
+guest-i386: kernel-i386 $(B)/initramfs-i386.cpio
+	@KERNEL=$(B)/kernel-i386 INITRD=$(B)/initramfs-i386.cpio QEMU=qemu-system-i386 \
+		MEM=512M $(H)/qemu-run.sh $(B) $(OUT)/check-i386 i386 $(CHECK_TIMEOUT) || true
+guest-topo: kernel $(B)/initramfs.cpio
+	@QEMU_OPTS="$(TOPO_QEMU)" $(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
+		$(CHECK_TIMEOUT) 32,sockets=2,cores=8,threads=2 || true
+guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo
+
+# The builds run one after the other at full speed, in the order the
+# guests need them; each guest (one QEMU thread) boots as soon as its
+# kernel is there, beside the next build.
+kernel-debug: | kernel
+kernel-kcsan: | kernel-debug
+kernel-i386: | kernel-kcsan
+matrix: | kernel-i386
+series: | matrix
+guest-debug: | guest-check
+guest-i386: | guest-kcsan
+
+# make check: host checks, every configuration, the guest runs, one prove.
+check:
+	@$(MAKE) --no-print-directory -j3 matrix series guests
 	@mkdir -p $(OUT)/check
 	@echo "harness: prove -v t/ (full log: out/check/prove.log)"
 	@MT_TOP=$(TOP) prove -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
@@ -100,12 +181,16 @@ check: kernel matrix kernel-debug initramfs series
 
 # make bench: the kernel benchmark against ftrace (2 vCPUs, interleaved
 # rounds, medians) and the analysis tools' benchmark; out/bench.txt.
+# Section 5 (the disabled cost) comes from make hook-sites, run first so
+# that it describes the sources benchmarked; a failed check is reported
+# in the table, not fatal here.
 BENCH_TIMEOUT	?= 900
-bench: kernel initramfs
+bench: kernel $(B)/initramfs.cpio
+	@$(MAKE) -s hook-sites || true
 	@$(H)/qemu-run.sh $(B) $(OUT)/bench bench $(BENCH_TIMEOUT) 2
 	@$(H)/bench-report.pl $(OUT)/bench/bench.raw \
 		"$$(nproc) x $$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)" \
-		>$(OUT)/bench.txt
+		$(OUT)/hook-sites.txt >$(OUT)/bench.txt
 	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt >/dev/null
 	@{ echo; cat $(OUT)/bench-tools.txt; } >>$(OUT)/bench.txt
 	@cat $(OUT)/bench.txt
