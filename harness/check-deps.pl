@@ -255,7 +255,8 @@ $lib_funcs{$_} = 1 for qw(ktap_print_header ktap_set_plan ktap_skip_all ktap_tes
 
 my @host = (glob("$top/harness/*.sh"), grep { !/check-deps/ } glob("$top/harness/*.pl"),
 	    glob("$top/t/*.t"),
-	    "$top/t/lib.sh", "$top/.ci/run", grep { -f } glob("$top/scripts/migrate_*"));
+	    "$top/t/lib.sh", "$top/.ci/run", grep { -f } glob("$top/scripts/migrate_*"),
+	    glob("$top/scripts/MigrateTrace/*.pm"));
 my @guest = (glob("$top/harness/guest/*"),
 	     glob("$top/tools/testing/selftests/migrate_trace_lite/*.sh"));
 my %guest_progs = map { (basename($_) =~ s/\.c$//r) => 1 }

@@ -148,6 +148,9 @@ my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
 my @kunit = qw(SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST);
 my @bench = qw(SNSC_LITE_MIGRATION_BENCH);
 my @scripts = sort map { s@^\Q$top\E/@@r } grep { -f && !/\.pm$/ } glob("$top/scripts/migrate_*");
+# The perl tools' modules, next to them (scripts/MigrateTrace/*.pm).
+my $modules = 'scripts/MigrateTrace';
+my @modules = sort map { s@^\Q$top\E/@@r } glob("$top/$modules/*.pm");
 my $st = 'tools/testing/selftests/migrate_trace_lite';
 my @selftests = sort map { s@^\Q$top\E/@@r } glob("$top/$st/*");
 
@@ -332,8 +335,8 @@ EOT
 },
 {
 	subject => 'scripts: add the migration trace\'s recorder and analysis tools',
-	files => [@scripts],
-	maint => [@scripts],
+	files => [@scripts, @modules],
+	maint => [@scripts, "$modules/"],
 	body => <<'EOT',
 migrate_record records a command's migrations, streaming trace_pipe to
 a file (or running the flight recorder), and puts the debugfs settings
@@ -341,10 +344,12 @@ back afterwards, also on SIGINT and SIGTERM; it is POSIX sh, for small
 targets.  migrate_stats filters, lists and summarizes a trace in one
 pass (windows by mark, time or timestamp; per-cause, per-reason and
 per-task counts; from/to CPU matrices; topology classes; ping-pongs;
-per-period series).  migrate_extract queries a stat file and extracts a
-field as a rate series; migrate_plot draws such series, from/to CPU
-heatmaps and per-task timelines with gnuplot.  The perl tools use core
-modules only.
+per-period series); its parts are perl modules in scripts/MigrateTrace/
+(the reader, the summaries, the period series, topology and ping-pongs,
+timestamps), which it finds next to itself through FindBin.
+migrate_extract queries a stat file and extracts a field as a rate
+series; migrate_plot draws such series, from/to CPU heatmaps and
+per-task timelines with gnuplot.  The perl tools use core modules only.
 EOT
 },
 {

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MigrateTrace::Period - migrate_stats' per-period series (--period_*)
+#
+# Rates per second of the migrations of each period, written in the layout
+# of migration_stat/stat so that migrate_extract reads them: the field
+# groups, the header, one line per complete period.  The reading loop
+# (MigrateTrace::Trace) counts each migration in pc, per combination of
+# from, to, cause and reason, and calls periods_until() when a period
+# ends.
+
+package MigrateTrace::Period;
+
+use strict;
+use warnings;
+use Exporter qw(import);
+use MigrateTrace::Timestamp qw(ts_text wall_of);
+
+our @EXPORT_OK = qw(setup_periods combo_fields periods_until);
+
+my $P = $0 =~ s@.*/@@gr;
+
+# The fields of the options given: their names in fields, and per field
+# group [kind, name -> field index] in groups.
+sub setup_periods {
+	my ($tr) = @_;
+	my ($opt, $nr_cpus) = @$tr{qw(opt nr_cpus)};
+
+	die "$P: --period_cpu and --period_cpu_pair need '# nr_cpus' in the trace or --max_cpu\n"
+		if ($opt->{period_cpu} || $opt->{period_cpu_pair}) && !defined $nr_cpus;
+	my @cpus = 0 .. ($nr_cpus // 1) - 1;
+	my @causes = $tr->cause_order();
+	my @g;
+	push @g, ['cause', [map { [$_, $_] } @causes]] if $opt->{period_cause};
+	push @g, ['all', [['migrate', 'migrate']]] if $opt->{period_all};
+	if ($opt->{period_cpu}) {
+		push @g, ['from', [map { ["from cpu: $_", $_] } @cpus]];
+		push @g, ['to', [map { ["to cpu: $_", $_] } @cpus]];
+	}
+	if ($opt->{period_cpu_pair}) {
+		push @g, ['pair', [map { my $f = $_; map { ["from cpu: $f to cpu: $_", "$f $_"] } @cpus }
+				   @cpus]];
+	}
+	if ($opt->{period_reason}) {
+		my $rn = $tr->{reason_name};
+		my @r = ('none', map { $rn->{$_} } sort { $a <=> $b } keys %$rn);
+		push @g, ['reason', [map { my $c = $_; map { ["$c/$_", "$c/$_"] } @r } @causes]];
+	}
+	my $fields = $tr->{fields};
+	for my $g (@g) {
+		my %ix;
+		for (@{$g->[1]}) {
+			$ix{$_->[1]} = scalar(@$fields);
+			push @$fields, $_->[0];
+		}
+		push @{$tr->{groups}}, [$g->[0], \%ix];
+	}
+	push @$fields, 'pingpong' if defined $tr->{pp_ns};
+}
+
+# The field indexes a migration from FROM to TO of cause name CN and
+# reason name RN counts in.
+sub combo_fields {
+	my ($tr, $from, $to, $cn, $rn) = @_;
+	return grep { defined } map { $_->[1]{$_->[0] eq 'pair' ? "$from $to" :
+		$_->[0] eq 'from' ? $from : $_->[0] eq 'to' ? $to : $_->[0] eq 'all' ? 'migrate' :
+		$_->[0] eq 'cause' ? $cn : "$cn/$rn"} } @{$tr->{groups}};
+}
+
+sub period_header {
+	my ($tr) = @_;
+	my $fields = $tr->{fields};
+
+	print "# version 1.2.0\n# period_msec 1000\n# nr_cpus " . ($tr->{nr_cpus} // 1) .
+		"\n# ts_field 1\n";
+	printf("# field %d %s\n", $_ + 2, $fields->[$_]) for 0 .. $#$fields;
+	if (%{$tr->{start_clock}}) {
+		my ($sec, $ns) = wall_of($tr, $tr->{win_start}, undef);	# when period 0 began
+		printf("# gettimeofday %d %06d\n", $sec, int($ns / 1000));
+	}
+	$tr->{period_hdr_done} = 1;
+}
+
+# The line of the period that began at START, unless --min_rate drops it.
+sub period_line {
+	my ($tr, $start) = @_;
+	my ($opt, $fields, $pc, $c_fields) = @$tr{qw(opt fields pc c_fields)};
+	my $scale = 1e9 / $tr->{period_ns};
+	my @v = (0) x @$fields;
+	my $n = 0;
+
+	for my $c (0 .. $#$pc) {
+		my $k = $pc->[$c] or next;
+		$n += $k;
+		$v[$_] += $k for @{$c_fields->[$c]};
+	}
+	$v[-1] = $tr->{pp_period} if defined $tr->{pp_ns};
+	@$pc = ();
+	$tr->{pp_period} = 0;
+	return if defined $tr->{min_rate} && $n * $scale < $tr->{min_rate};
+	my $w = $opt->{period_human} ? 10 : 0;
+	my $ts;
+	my $forms = $tr->{ts_forms};
+	if (@$forms == 1 && $forms->[0] eq 'rel') {
+		my $ms = int(($start - $tr->{win_start}) / 1e6 + 0.5);
+		$ts = sprintf('%d.%03d', int($ms / 1000), $ms % 1000);
+	} else {
+		$ts = ts_text($tr, $start, undef);
+	}
+	print $opt->{period_human} ? sprintf('%-12s', $ts) : $ts;
+	print join('', map { sprintf(' %*.2f', $w, $_ * $scale) } @v), "\n";
+}
+
+# Writes every period that ended before TS.
+sub periods_until {
+	my ($tr, $ts) = @_;
+	return if $tr->{pass_no};
+	period_header($tr) unless $tr->{period_hdr_done};
+	while ($ts >= $tr->{period_end}) {
+		period_line($tr, $tr->{period_end} - $tr->{period_ns});
+		$tr->{period_end} += $tr->{period_ns};
+	}
+}
+
+1;

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MigrateTrace::Topology - migrate_stats' --topology and --pingpong
+#
+# How far a migration goes in the machine (within a core, within a
+# last-level cache, across LLCs of a node, across nodes; from the 1.2
+# '# topology' lines), and ping-pongs: a task's move B to A soon after its
+# move A to B.  The reading loop (MigrateTrace::Trace) classifies each new
+# migration key with topo_class() and calls pingpong() on each ping-pong
+# it finds.
+
+package MigrateTrace::Topology;
+
+use strict;
+use warnings;
+use Exporter qw(import);
+use MigrateTrace::Summary qw(sum_by);
+
+our @EXPORT_OK = qw(topo_class pingpong print_topology print_pingpong);
+
+my @classes = qw(core llc cross_llc cross_node);
+
+# The class of a move from FROM to TO (an index of @classes); TOPO has
+# both CPUs: [core, LLC, node].
+sub topo_class {
+	my ($topo, $from, $to) = @_;
+	my ($f, $t) = ($topo->{$from}, $topo->{$to});
+	return 0 if $f->[0] == $t->[0];
+	return 1 if $f->[1] == $t->[1];
+	return $f->[2] == $t->[2] ? 2 : 3;
+}
+
+sub print_topology {
+	my ($tr) = @_;
+	my ($k_combo, $k_cls, $c_cause, $cause_name, $tn, $t_pid, $t_cls) =
+		@$tr{qw(k_combo k_cls c_cause cause_name tn t_pid t_cls)};
+	my $by = sum_by($tr, sub {
+		my $c = $cause_name->{$c_cause->[$k_combo->[$_[0]]]};
+		my $cl = $classes[$k_cls->[$_[0]]];
+		("$c $cl", "total $cl", "total total", "$c total") });
+
+	printf("%-32s" . (" %10s" x 5) . "\n", 'cause', @classes, 'total');
+	for my $c ((grep { $by->{"$_ total"} } $tr->cause_order()), 'total') {
+		printf("%-32s" . (" %10d" x 5) . "\n", $c, map { $by->{"$c $_"} // 0 } @classes, 'total');
+	}
+	printf("\n%8s" . (" %10s" x 5) . "  %s\n", 'pid', @classes, 'total', 'names');
+	for my $t (sort { $tn->[$b] <=> $tn->[$a] || $t_pid->[$a] <=> $t_pid->[$b] }
+		   grep { $tn->[$_] } 0 .. $#$tn) {
+		printf("%8d" . (" %10d" x 5) . "  %s\n", $t_pid->[$t], @{$t_cls->[$t]}, $tn->[$t],
+		       $tr->names_of($t_pid->[$t]));
+	}
+}
+
+# Task T's migration of key I at TS undoes its previous one.
+sub pingpong {
+	my ($tr, $i, $t, $ts) = @_;
+	my ($k_combo, $c_cause) = @$tr{qw(k_combo c_cause)};
+	my $back = $ts - $tr->{t_lastts}[$t];
+
+	$tr->{pp_total}++;
+	$tr->{pp_period}++;
+	$tr->{t_pp}[$t]++;
+	$tr->{pp_causes}{$c_cause->[$k_combo->[$tr->{t_lastkey}[$t]]] . ' ' .
+			 $c_cause->[$k_combo->[$i]]}++;
+	$tr->{pp_hist}{int($back / 1000)}++;
+}
+
+sub print_pingpong {
+	my ($tr) = @_;
+	my ($pp_hist, $pp_causes, $pp_total, $t_pp, $t_pid, $cause_name) =
+		@$tr{qw(pp_hist pp_causes pp_total t_pp t_pid cause_name)};
+	my $n = 0;
+	my $med = '-';
+
+	for my $us (sort { $a <=> $b } keys %$pp_hist) {
+		$n += $pp_hist->{$us};
+		if ($n >= int(($pp_total + 1) / 2)) {
+			$med = $us;
+			last;
+		}
+	}
+	my $migs = 0;
+	$migs += $_ for @{$tr->{kn}};
+	printf("pingpong_usec %s\npingpongs %d of %d migrations\nmedian_return_usec %s\n",
+	       $tr->{pp_ns} / 1000, $pp_total, $migs, $med);
+	printf("\n%-32s %-32s %10s\n", 'cause_out', 'cause_back', 'count');
+	for my $k (sort { $pp_causes->{$b} <=> $pp_causes->{$a} || $a cmp $b } keys %$pp_causes) {
+		my ($out, $back) = split ' ', $k;
+		printf("%-32s %-32s %10d\n", $cause_name->{$out}, $cause_name->{$back}, $pp_causes->{$k});
+	}
+	printf("\n%8s %10s  %s\n", 'pid', 'count', 'names');
+	for my $t (sort { $t_pp->[$b] <=> $t_pp->[$a] || $t_pid->[$a] <=> $t_pid->[$b] }
+		   grep { $t_pp->[$_] } 0 .. $#$t_pid) {
+		printf("%8d %10d  %s\n", $t_pid->[$t], $t_pp->[$t], $tr->names_of($t_pid->[$t]));
+	}
+}
+
+1;

@@ -1,0 +1,601 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MigrateTrace::Trace - read a migration_trace/trace file (format 1.x)
+#
+# The reader of scripts/migrate_stats: the input files and their errors,
+# the header, the filters, the window, the events other than migrations,
+# and the loop over the events, put together as perl code for the options
+# given.  Everything one read learns is in the trace object; the
+# summaries, the period series and the topology and ping-pong analyses
+# (MigrateTrace::Summary, ::Period, ::Topology) read it from there.
+#
+# Every error is a die "PROG: ...\n"; the command makes it one line on
+# stderr and exit status 2.
+
+package MigrateTrace::Trace;
+
+use strict;
+use warnings;
+no warnings 'portable';		# 64-bit hex timestamps
+use Exporter qw(import);
+use File::Temp qw(tempfile);
+use MigrateTrace::Timestamp qw(ts_text);
+use MigrateTrace::Period qw(combo_fields periods_until);
+use MigrateTrace::Topology qw(topo_class pingpong);
+
+our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events);
+
+use constant MAX_CPUS => 8192;
+
+my $P = $0 =~ s@.*/@@gr;
+
+# ---- filters -----------------------------------------------------------------
+
+# Include and exclude sets of the filters, from the option lists (cause,
+# cause_exclude, ...); the two of one kind must not meet.
+sub make_filters {
+	my ($lists) = @_;
+	my %filter;
+
+	for my $k (qw(cause comm cpu_event cpu_from cpu_to pid reason)) {
+		my %in = map { $_ => 1 } @{$lists->{$k}};
+		my %out = map { $_ => 1 } @{$lists->{"${k}_exclude"}};
+		for (keys %in) {
+			die "$P: --$k $_ and --${k}_exclude $_ contradict\n" if $out{$_};
+		}
+		$filter{$k} = { in => \%in, out => \%out, any => scalar(keys %in),
+				none => !%in && !%out };
+	}
+	return \%filter;
+}
+
+# Whether one of the values V passes filter F.
+sub passes {
+	my ($f, @v) = @_;
+	return 1 if $f->{none};
+	return 0 if grep { $f->{out}{$_} } @v;
+	return !$f->{any} || scalar(grep { $f->{in}{$_} } @v);
+}
+
+# The same for the trace's filter of KIND (cause, comm, ...).
+sub filter_passes {
+	my ($tr, $kind, @v) = @_;
+	return passes($tr->{filter}{$kind}, @v);
+}
+
+# ---- the trace object --------------------------------------------------------
+
+# A trace to read with the options ARGS: opt (the flags and values of the
+# command line), lists (the repeatable options, checked), filter (of
+# make_filters()), begin_mark (a list), end_mark (a set), max_cpu, pp_ns
+# (--pingpong in ns), min_count, min_rate, period_ns, ts_forms and files.
+sub new_trace {
+	my (%args) = @_;
+	my $tr = bless { %args }, __PACKAGE__;
+
+	# The header.
+	$tr->{$_} = {} for qw(cause_name cause_num loc_kind reason_name reason_num topo
+			     lost_hdr cpu_lost);
+	# Names and clocks, kept over both passes of --min_count.
+	$tr->{$_} = {} for qw(names start_clock keep_pid begin_need);
+	# The period series' fields (MigrateTrace::Period).
+	$tr->{fields} = [];
+	$tr->{groups} = [];
+	$tr->{pass_no} = 0;
+	return $tr;
+}
+
+# The state of one pass over the events: per migration key (k_*), per
+# combination of from, to, cause and reason (c_*), per task (t_*), the
+# window, periods and ping-pongs.
+sub reset_pass {
+	my ($tr) = @_;
+	my $filter = $tr->{filter};
+
+	$tr->{$_} = {} for qw(kidx combo_ix task_ix comm begin_at prefix pp_causes pp_hist);
+	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev kn
+			     c_from c_to c_cause c_reason c_fields c_pass c_pair c_rev
+			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp pc);
+	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
+	$tr->{$_} = 0 for qw(pp_total pp_period lost_lines lost_gaps prev begun ended);
+	$tr->{win_start} = $tr->{win_end} = undef;
+	$tr->{period_end} = 9**9**9;
+	$tr->{begin_need}{$_} = 1 for @{$tr->{begin_mark}};
+	# Without a begin option the window starts at the first event.
+	if (defined $tr->{first_ts} && !$tr->{has_begin}) {
+		$tr->{begun} = 1;
+		$tr->{win_start} = $tr->{first_ts};
+		$tr->{period_end} = $tr->{first_ts} + $tr->{period_ns} if $tr->{period_ns};
+	}
+}
+
+sub reason_text {
+	my ($tr, $r) = @_;
+	return $r ? $tr->{reason_name}{$r} : 'none';
+}
+
+# The cause names in number order.
+sub cause_order {
+	my ($tr) = @_;
+	my $cn = $tr->{cause_name};
+	return map { $cn->{$_} } sort { $a <=> $b } keys %$cn;
+}
+
+# Every name PID had, comma separated.
+sub names_of {
+	my ($tr, $pid) = @_;
+	return join(',', sort keys %{$tr->{names}{$pid} // {}}) || '?';
+}
+
+# ---- input -------------------------------------------------------------------
+
+sub bad {
+	my ($tr, $why) = @_;
+	die "$P: $tr->{file}:$.: $why\n";
+}
+
+sub unsorted {
+	my ($tr) = @_;
+	bad($tr, "input is not in time order; sort it first");
+}
+
+# A perl warning while reading means a field that is not what it should
+# be (a timestamp with a bad digit, ...): one line and exit 2, as for any
+# other malformed line.
+sub on_warn {
+	my ($tr, $w) = @_;
+	$w =~ s/ at (?:\(eval \d+\)|\S+) line \d+.*//s;
+	$w =~ s/[^\x20-\x7e]+/?/g;
+	$w =~ s/\n.*//s;
+	die "$P: $tr->{file}:" . ($. // 0) . ": malformed line ($w)\n";
+}
+
+sub open_input {
+	my ($tr, $f) = @_;
+	$tr->{file} = $f;
+	if ($f eq '-') {
+		$tr->{fh} = \*STDIN;
+	} else {
+		open($tr->{fh}, '<', $f) or die "$P: $f: $!\n";
+	}
+}
+
+# ---- the header ----------------------------------------------------------------
+
+my %naming = map { $_ => 1 } qw(copy_process set_task_comm task_list saved_comm);
+
+sub header_line {
+	my ($tr, $line) = @_;
+	my @w = split ' ', $line;
+	my $tag = $w[1] // '';
+	my $nums = sub { my ($n) = @_; @w == $n + 2 && !grep { !/^\d{1,18}$/ } @w[2 .. $n + 1] };
+
+	if ($tag eq 'version') {
+		my ($major) = ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/ or bad($tr, "bad version line");
+		die "$P: $tr->{file}: trace format $w[2] is not 1.x\n" if $major != 1;
+		$tr->{version} = $w[2];
+	} elsif ($tag eq 'cause' || $tag eq 'loc' || $tag eq 'reason') {
+		bad($tr, "bad $tag line") unless @w == 4 && $w[2] =~ /^\d{1,4}$/ && $w[2] > 0;
+		if ($tag eq 'cause') {
+			$tr->{cause_name}{$w[2] + 0} = $w[3];
+			$tr->{cause_num}{$w[3]} = $w[2] + 0;
+		} elsif ($tag eq 'reason') {
+			$tr->{reason_name}{$w[2] + 0} = $w[3];
+			$tr->{reason_num}{$w[3]} = $w[2] + 0;
+		} else {
+			$tr->{loc_kind}{$w[2] + 0} = $w[3];
+		}
+	} elsif ($tag eq 'nr_cpus') {
+		bad($tr, "bad nr_cpus line") unless $nums->(1) && $w[2] >= 1 && $w[2] <= MAX_CPUS;
+		$tr->{nr_cpus} = $w[2] + 0 unless defined $tr->{max_cpu};
+	} elsif ($tag eq 'dropped' || $tag eq 'overwritten') {
+		bad($tr, "bad $tag line") unless $nums->(1);
+		$tr->{lost_hdr}{$tag} = $w[2] + 0;
+	} elsif ($tag eq 'cpu_lost') {
+		bad($tr, "bad cpu_lost line") unless $nums->(3) && $w[2] < MAX_CPUS;
+		$tr->{cpu_lost}{$w[2] + 0} = [$w[3] + 0, $w[4] + 0];
+	} elsif ($tag eq 'ts_field') {
+		bad($tr, "bad ts_field line: the timestamp is field 1") unless @w == 3 && $w[2] eq '1';
+	} elsif ($tag eq 'overwrite') {
+		bad($tr, "bad overwrite line") unless @w == 3 && $w[2] =~ /^[01]$/;
+	} elsif ($tag eq 'buffer_size_kb' || $tag eq 'buffer_used') {
+		bad($tr, "bad $tag line") unless $nums->(1);
+	} elsif ($tag eq 'topology') {
+		bad($tr, "bad topology line") unless $nums->(4) && !grep { $_ >= MAX_CPUS } @w[2 .. 4];
+		$tr->{topo}{$w[2] + 0} = [@w[3 .. 5]];
+	}
+	# Other tags are minor-version extensions: ignored.
+}
+
+# Reads the header of the file open; returns the first event line.
+sub read_header {
+	my ($tr) = @_;
+	my $fh = $tr->{fh};
+
+	while (<$fh>) {
+		return $_ unless /^#/ || !/\S/;
+		header_line($tr, $_);
+	}
+	return undef;
+}
+
+# Opens the first file and reads its header; checks the cause and reason
+# names of the filters against it.  --min_count reads the input twice:
+# standard input goes to a file first.
+sub open_trace {
+	my ($tr) = @_;
+	my ($cause_num, $reason_num) = @$tr{qw(cause_num reason_num)};
+
+	if ($tr->{two_pass}) {
+		for (@{$tr->{files}}) {
+			next unless $_ eq '-';
+			my ($tfh, $tname) = tempfile(UNLINK => 1);
+			print $tfh $_ while <STDIN>;
+			close($tfh) or die "$P: $tname: $!\n";
+			$_ = $tname;
+		}
+	}
+	open_input($tr, $tr->{files}[0]);
+	$tr->{first} = read_header($tr);
+	die "$P: $tr->{file}: no '# version' line before the first event\n"
+		unless $tr->{version};
+	for my $f (qw(cause cause_exclude)) {
+		for my $name (@{$tr->{lists}{$f}}) {
+			die "$P: unknown cause '$name' (the trace names: " .
+				join(' ', cause_order($tr)) . ")\n" unless exists $cause_num->{$name};
+		}
+	}
+	for my $f (qw(reason reason_exclude)) {
+		for my $name (@{$tr->{lists}{$f}}) {
+			my ($c, $r) = $name =~ m@^([^/]+)/(.+)$@ ? ($1, $2) : (undef, $name);
+			($c, $r) = (undef, $name) if defined $c && !exists $cause_num->{$c} &&
+				exists $reason_num->{$name};
+			die "$P: unknown cause '$c' in --$f $name\n"
+				if defined $c && !exists $cause_num->{$c};
+			die "$P: unknown reason '$r' (the trace names: " .
+				join(' ', 'none', map { $tr->{reason_name}{$_} }
+				     sort { $a <=> $b } keys %{$tr->{reason_name}}) .
+				")\n" unless $r eq 'none' || exists $reason_num->{$r};
+		}
+	}
+	$tr->{nr_cpus} = $tr->{max_cpu} + 1 if defined $tr->{max_cpu};
+	$tr->{cpu_limit} = $tr->{nr_cpus} // MAX_CPUS;
+}
+
+# ---- keys, combinations and tasks ------------------------------------------------
+
+sub check_cpu {
+	my ($tr, $cpu) = @_;
+	return if $cpu < $tr->{cpu_limit};
+	bad($tr, "CPU $cpu is beyond --max_cpu $tr->{max_cpu}") if defined $tr->{max_cpu};
+	bad($tr, "CPU $cpu is beyond the header's nr_cpus $tr->{nr_cpus}") if defined $tr->{nr_cpus};
+	bad($tr, "CPU $cpu is beyond " . (MAX_CPUS - 1));
+}
+
+# Whether the events of task PID pass the task filters (pid, comm,
+# --min_count's second pass).
+sub task_pass {
+	my ($tr, $pid) = @_;
+	my $filter = $tr->{filter};
+	return passes($filter->{pid}, $pid) && passes($filter->{comm}, $tr->{comm}{$pid} // '?') &&
+		(!$tr->{two_pass} || $tr->{pass_no} || $tr->{keep_pid}{$pid}) ? 1 : 0;
+}
+
+# A pid not seen before in a migration line (PID as written there).
+sub task_of {
+	my ($tr, $pid) = @_;
+	bad($tr, "malformed event line") unless $pid =~ /^\d{1,10}$/;
+	my $t = $tr->{task_ix}{$pid + 0};
+	unless (defined $t) {
+		$t = $tr->{task_ix}{$pid + 0} = scalar(@{$tr->{t_pid}});
+		push @{$tr->{t_pid}}, $pid + 0;
+		push @{$tr->{t_pass}}, $tr->{task_filters} ? task_pass($tr, $pid + 0) : 1;
+		push @{$tr->{tn}}, 0;
+		$tr->{t_lastpair}[$t] = -1;
+		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
+	}
+	$tr->{task_ix}{$pid} = $t;	# also as written ('007')
+	return $t;
+}
+
+sub combo_of {
+	my ($tr, $from, $to, $cause, $reason) = @_;
+	my $c = $tr->{combo_ix}{"$from $to $cause $reason"};
+	return $c if defined $c;
+
+	my $filter = $tr->{filter};
+	$c = $tr->{combo_ix}{"$from $to $cause $reason"} = scalar(@{$tr->{c_from}});
+	push @{$tr->{c_from}}, $from;
+	push @{$tr->{c_to}}, $to;
+	push @{$tr->{c_cause}}, $cause;
+	push @{$tr->{c_reason}}, $reason;
+	push @{$tr->{c_pair}}, $from * 65536 + $to;
+	push @{$tr->{c_rev}}, $to * 65536 + $from;
+	my $cn = $tr->{cause_name}{$cause};
+	my $rn = reason_text($tr, $reason);
+	push @{$tr->{c_pass}}, passes($filter->{cause}, $cn) && passes($filter->{cpu_from}, $from) &&
+		passes($filter->{cpu_to}, $to) && passes($filter->{reason}, $rn, "$cn/$rn") ? 1 : 0;
+	push @{$tr->{c_fields}}, [combo_fields($tr, $from, $to, $cn, $rn)];
+	return $c;
+}
+
+# What the text ' CPU FROM TO ' and the cause and reason of a migration
+# tell, checked once: [combo, passes the CPU, cause and reason filters].
+sub new_prefix {
+	my ($tr, $cpu, $from, $to, $k, $r) = @_;
+	bad($tr, "a migration from CPU $from to itself") if $from == $to;
+	check_cpu($tr, $_) for $cpu, $from, $to;
+	bad($tr, "cause $k is not in the header") unless $tr->{cause_name}{$k + 0};
+	bad($tr, "reason $r is not in the header") if $r && !$tr->{reason_name}{$r + 0};
+	my $c = combo_of($tr, $from + 0, $to + 0, $k + 0, $r + 0);
+	return [$c, $tr->{c_pass}[$c] && passes($tr->{filter}{cpu_event}, $cpu + 0) ? 1 : 0,
+		$cpu + 0];
+}
+
+# A migration line whose key is new: check it whole; its index.  The key
+# is the line's text after the timestamp without the pid: ' CPU FROM TO'
+# and ' CAUSE [REASON]' with the end of line, so that there are at most
+# CPUs^3 x causes x reasons of them, whatever the trace's length.
+sub new_key {
+	my ($tr, $line) = @_;
+	my ($cpu, $from, $to, $pid, $k, $r, $more) = $line =~
+		/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})((?: \S+)*))?\r?\n?\z/
+		or bad($tr, "malformed event line");
+	$r ||= 0;
+	my $p = $tr->{prefix}{"$cpu $from $to $k $r"} //= new_prefix($tr, $cpu, $from, $to, $k, $r);
+	my ($p3, $p4) = (18 + length(" $cpu $from $to"), 18 + length(" $cpu $from $to $pid"));
+	my $key = substr($line, 18, $p3 - 18) . substr($line, $p4);
+	my $kidx = $tr->{kidx};
+	# Unknown trailing fields (a later minor version): the key without
+	# them, and not remembered, so that they cannot fill memory.
+	if (($more // '') ne '') {
+		$key = " $cpu $from $to $k" . ($r ? " $r" : '') . "\n";
+		return $kidx->{$key} if defined $kidx->{$key};
+	}
+	my $cls = 0;
+	if ($tr->{opt}{topology}) {
+		for ($from, $to) {
+			bad($tr, "--topology: CPU $_ has no '# topology' line") unless $tr->{topo}{$_};
+		}
+		$cls = topo_class($tr->{topo}, $from, $to);
+	}
+	my $i = $kidx->{$key} = scalar(@{$tr->{k_combo}});
+	push @{$tr->{k_cpu}}, $p->[2];
+	push @{$tr->{k_combo}}, $p->[0];
+	push @{$tr->{k_pass}}, $p->[1];
+	push @{$tr->{k_cls}}, $cls;
+	push @{$tr->{k_pair}}, $from * 65536 + $to;
+	push @{$tr->{k_rev}}, $to * 65536 + $from;
+	push @{$tr->{kn}}, 0;
+	return $i;
+}
+
+# ---- the window ----------------------------------------------------------------
+
+sub end_window {
+	my ($tr, $end) = @_;
+	$tr->{win_end} = $end;
+	$tr->{ended} = 1;
+	periods_until($tr, $end) if $tr->{period_ns} && $tr->{begun};
+	return 0;
+}
+
+# Whether an event at TS (a mark MARK) is in the window; 0 if not (yet),
+# undef once the window has ended.
+sub in_window {
+	my ($tr, $ts, $mark) = @_;
+	return undef if $tr->{ended};
+	if ($ts >= $tr->{end_at}) {
+		end_window($tr, $tr->{end_at});
+		return undef;
+	}
+	if (defined $mark && $tr->{end_mark}{$mark}) {
+		end_window($tr, $ts);
+		return undef;
+	}
+	return 1 if $tr->{begun};
+	if (defined $mark && delete $tr->{begin_need}{$mark}) {
+		$tr->{begin_at}{$mark} = $ts;
+	}
+	return 0 if %{$tr->{begin_need}};
+	my ($latest) = sort { $b <=> $a } (values %{$tr->{begin_at}},
+		(map { $tr->{first_ts} + $_ } @{$tr->{lists}{begin_sec}}), @{$tr->{lists}{begin_ts}});
+	return 0 if defined $latest && $latest > $ts;
+	$tr->{begun} = 1;
+	$tr->{win_start} = $latest // $ts;
+	$tr->{period_end} = $tr->{win_start} + $tr->{period_ns} if $tr->{period_ns};
+	return 1;
+}
+
+# ---- events other than migrations ------------------------------------------------
+
+sub name_event {
+	my ($tr, $ts, $cpu, $pid, $k, $line) = @_;
+	my $filter = $tr->{filter};
+	my ($name) = $line =~ /^(?:\S+ ){6}:(?: (.*?))?\r?\n?\z/s;
+	$name //= '';
+	my $in = in_window($tr, $ts, undef);
+	$tr->{comm}{$pid} = $name;
+	$tr->{names}{$pid}{$name} = 1;
+	if (!$filter->{comm}{none} && defined(my $t = $tr->{task_ix}{$pid})) {
+		$tr->{t_pass}[$t] = task_pass($tr, $pid);
+	}
+	return $in unless $in && $tr->{opt}{ps} && !$tr->{pass_no};
+	return 1 unless passes($filter->{pid}, $pid) && passes($filter->{comm}, $name) &&
+		passes($filter->{cpu_event}, $cpu) && (!$tr->{two_pass} || $tr->{keep_pid}{$pid});
+	print ts_text($tr, $ts, $cpu), " $cpu $pid ", ($tr->{loc_kind}{$k} // "kind$k"), " $name\n";
+	return 1;
+}
+
+# The line in $_, not a migration; returns 0 when the window has ended
+# (the loop stops there).
+sub other_line {
+	my ($tr) = @_;
+	return 1 if /^#/ || !/\S/;	# comments; later files' headers
+	my @w = split;
+	bad($tr, "malformed event line")
+		unless @w >= 6 && $w[0] =~ /^0x[0-9a-f]{16}$/ && $w[1] =~ /^\d{1,9}$/ &&
+		       $w[2] eq '.' && $w[3] eq '.';
+	my $ts = hex($w[0]);
+	unsorted($tr) if $ts < $tr->{prev};
+	$tr->{prev} = $ts;
+	my $cpu = $w[1];
+	check_cpu($tr, $cpu);
+	if ($w[4] eq '.') {
+		# A wall clock gmtime() can take: up to the year 9999.
+		bad($tr, "malformed start_sched_clock")
+			unless @w == 8 && $w[5] eq 'start_sched_clock' &&
+			       "$w[6] $w[7]" =~ /^\d{1,12} \d{1,6}$/ && $w[6] <= 253402300799;
+		$tr->{start_clock}{$cpu + 0} = [$ts, $w[6] + 0, $w[7] + 0];
+		return defined in_window($tr, $ts, undef);
+	}
+	bad($tr, "malformed event line") unless $w[4] =~ /^\d{1,10}$/ && $w[5] =~ /^\d{1,4}$/;
+	my ($pid, $k) = ($w[4] + 0, $w[5] + 0);
+	my $kind = $tr->{loc_kind}{$k};
+	if (defined $kind ? $naming{$kind} : @w >= 7 && $w[6] eq ':') {
+		bad($tr, "malformed name event") unless @w >= 7 && $w[6] eq ':';
+		return defined name_event($tr, $ts, $cpu, $pid, $k, $_);
+	} elsif (defined $kind ? $kind eq 'mark' : @w == 7 && $w[6] =~ /^0x[0-9a-f]+$/) {
+		bad($tr, "malformed mark") unless @w == 7 && $w[6] =~ /^0x[0-9a-f]{1,16}$/;
+		my $mark = hex($w[6]);
+		my $in = in_window($tr, $ts, $mark);
+		return defined $in unless $in;
+		return 1 unless passes($tr->{filter}{cpu_event}, $cpu) && !$tr->{pass_no};
+		my $t = ts_text($tr, $ts, $cpu);
+		print "$t $cpu $pid $w[6]\n" if $tr->{opt}{mark};
+		print "$t $cpu $pid $mark\n" if $tr->{opt}{mark_decimal};
+		return 1;
+	} elsif (defined $kind && $kind eq 'lost') {
+		bad($tr, "malformed lost event") unless @w == 7 && $w[6] =~ /^\d{1,18}$/;
+		$tr->{lost_lines} += $w[6];
+		$tr->{lost_gaps}++;
+	}
+	# Unknown event kinds: a minor-version extension, skipped.
+	return defined in_window($tr, $ts, undef);
+}
+
+sub print_migration {
+	my ($tr, $i, $t, $ts) = @_;
+	my $c = $tr->{k_combo}[$i];
+	my $cpu = $tr->{k_cpu}[$i];
+	my $pid = $tr->{t_pid}[$t];
+	print ts_text($tr, $ts, $cpu), " $cpu $tr->{c_from}[$c] $tr->{c_to}[$c] $pid ",
+		$tr->{comm}{$pid} // '?', " $tr->{cause_name}{$tr->{c_cause}[$c]}",
+		(%{$tr->{reason_name}} ? ' ' . reason_text($tr, $tr->{c_reason}[$c]) : ''), "\n";
+}
+
+# ---- the loop ------------------------------------------------------------------
+
+# The body for each migration line, put together for the options given:
+# three index()es find the pid, a look-up of the key and one of the pid
+# give their indexes (a new one is checked whole), then only the work of
+# the options given.  The arrays and hashes of the trace object are
+# reached through lexicals; its scalars prev, begun and period_end are
+# aliased by foreach, so that the subs the loop calls see and change the
+# same values.
+sub compile_loop {
+	my ($tr) = @_;
+	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
+	my ($kidx, $task_ix, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_combo) =
+		@$tr{qw(kidx task_ix k_pass t_pass kn tn t_cls k_cls pc k_combo)};
+	my ($k_pair, $k_rev, $t_lastpair, $t_lastts, $t_lastkey, $begin_need) =
+		@$tr{qw(k_pair k_rev t_lastpair t_lastts t_lastkey begin_need)};
+	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
+
+	my @code = ('my $p3 = index($_, " ", index($_, " ", $p1 + 1) + 1);',
+		'my $p4 = index($_, " ", $p3 + 1);',
+		'my $i = $kidx->{substr($_, 18, $p3 - 18) . substr($_, $p4)} // new_key($tr, $_);',
+		'my $pid = substr($_, $p3 + 1, $p4 - $p3 - 1);',
+		'my $t = $task_ix->{$pid} // task_of($tr, $pid);',
+		'my $ts = hex(substr($_, 0, 18));',
+		'$ts < $prev and unsorted($tr);',
+		'$prev = $ts;');
+	push @code, '$ts >= $end_at and (end_window($tr, $end_at), last);'
+		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
+	# Before the window: a begin mark still awaited, or a begin time not
+	# reached, skips the line at once.
+	push @code, 'unless ($begun) { next if %$begin_need || $ts < $begin_floor; ' .
+		'my $w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
+		if $tr->{has_begin};
+	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
+	my $static = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
+	push @code, '$k_pass->[$i] or next;' if $static;
+	push @code, '$t_pass->[$t] or next;' if $tr->{task_filters};
+	push @code, '$kn->[$i]++;';
+	push @code, '$tn->[$t]++;'
+		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
+	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
+	push @code, '$pc->[$k_combo->[$i]]++;' if $tr->{period_ns};
+	push @code, 'pingpong($tr, $i, $t, $ts) if $t_lastpair->[$t] == $k_rev->[$i] && ' .
+		'$ts - $t_lastts->[$t] <= $pp_ns;',
+		'$t_lastpair->[$t] = $k_pair->[$i]; $t_lastts->[$t] = $ts; $t_lastkey->[$t] = $i;'
+		if defined $pp_ns;
+	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
+	my $body = join("\n", 'my $p1 = index($_, " ", 19);',
+		'if (substr($_, $p1 + 1, 1) ne "." && ord($_) == 48) {', @code,
+		'} else { other_line($tr) or last; }');
+	# The first line was read with the header: once through the body, in
+	# a loop of one for its next and last.
+	my $loop = eval "sub { my (\$line, \$fh) = \@_;\n" .
+		"for my \$prev (\$tr->{prev}) { for my \$begun (\$tr->{begun}) {\n" .
+		"for my \$period_end (\$tr->{period_end}) {\n" .
+		"if (defined \$line) { for (\$line) {\n$body\n} }\n" .
+		"return if \$tr->{ended};\nwhile (<\$fh>) {\n$body\n} } } } }";
+	die "$P: internal error: $@" unless $loop;
+	return $loop;
+}
+
+# One pass over every input file; the first line of the first file after
+# its header is FIRST.
+sub run_pass {
+	my ($tr, $first) = @_;
+	reset_pass($tr);
+	my $loop = compile_loop($tr);
+	local $SIG{__WARN__} = sub { on_warn($tr, @_) };
+	for my $f (@{$tr->{files}}) {
+		if (defined $first) {
+			$loop->($first, $tr->{fh});
+			$first = undef;
+		} else {
+			open_input($tr, $f);
+			$loop->(scalar readline($tr->{fh}), $tr->{fh});
+		}
+		last if $tr->{ended};
+	}
+	# The last, partial period is not written; its events count in all.
+	periods_until($tr, $tr->{prev}) if $tr->{period_ns} && $tr->{begun} && !$tr->{ended};
+}
+
+# Reads the events after open_trace(): one pass, or two with --min_count
+# (the first finds the tasks to keep).
+sub read_events {
+	my ($tr) = @_;
+	my $lists = $tr->{lists};
+	my $first = $tr->{first};
+
+	if (defined $first) {
+		my ($ts) = $first =~ /^(0x[0-9a-f]{16}) /;
+		$tr->{first_ts} = defined $ts ? hex($ts) : 0;
+	}
+	my $first_ts = $tr->{first_ts};
+	($tr->{end_at}) = sort { $a <=> $b } ((map { $first_ts + $_ } @{$lists->{end_sec}}),
+					      @{$lists->{end_ts}});
+	$tr->{end_at} //= 9**9**9;
+	($tr->{begin_floor}) = sort { $b <=> $a } ((map { $first_ts + $_ } @{$lists->{begin_sec}}),
+						   @{$lists->{begin_ts}}, 0);
+	$tr->{has_begin} = @{$tr->{begin_mark}} || @{$lists->{begin_sec}} || @{$lists->{begin_ts}};
+
+	if ($tr->{two_pass}) {
+		$tr->{pass_no} = 1;
+		run_pass($tr, $first);
+		my ($tn, $t_pid) = @$tr{qw(tn t_pid)};
+		$tr->{keep_pid} = { map { $t_pid->[$_] => 1 }
+				    grep { $tn->[$_] >= $tr->{min_count} } 0 .. $#$tn };
+		$tr->{pass_no} = 0;
+		open_input($tr, $tr->{files}[0]);
+		$first = read_header($tr);
+	}
+	run_pass($tr, $first);
+}
+
+1;
