@@ -5,6 +5,8 @@ use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
+use File::Path qw(make_path);
+use File::Copy qw(copy);
 
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
@@ -89,6 +91,40 @@ for my $b (@bad) {
 	($rc, $out, $err) = run($args, $in);
 	ok($rc != 0 && $err =~ $re && ($err =~ tr/\n//) == 1, "refused with one line: $name")
 		or diag("rc=$rc err=$err");
+}
+
+# The script finds its modules (scripts/MigrateTrace/) next to its real
+# path: run from another directory, through symlinks, relative to the
+# current directory, and from a copy laid out as a kernel tree, it prints
+# the same.
+{
+	my $tr = "$dir/trace";
+	open(my $fh, '>', $tr) or die;
+	print $fh $trace;
+	close($fh);
+	my $want = `$tool --stats --summary_pid --period 1 --period_all --pingpong 1 --migrate $tr 2>&1`;
+	my $linux = "$dir/linux";
+	make_path("$linux/scripts/MigrateTrace", "$dir/bin", "$dir/link");
+	copy("$top/scripts/migrate_stats", "$linux/scripts/migrate_stats") or die;
+	chmod(0755, "$linux/scripts/migrate_stats");
+	copy($_, "$linux/scripts/MigrateTrace/") or die for glob("$top/scripts/MigrateTrace/*.pm");
+	# The links keep the name: errors and warnings begin with it.
+	symlink($tool, "$dir/bin/migrate_stats") or die;
+	symlink("$linux/scripts/migrate_stats", "$dir/link/migrate_stats") or die;
+	symlink("$dir/link/migrate_stats", "$dir/migrate_stats") or die;
+	my @ways = (['from /', "cd / && $tool"], ['through a symlink, from /', "cd / && $dir/bin/migrate_stats"],
+		    ['relative to the current directory', "cd $top && ./scripts/migrate_stats"],
+		    ['by perl', "cd / && perl $tool"],
+		    ['from a kernel tree', "cd / && $linux/scripts/migrate_stats"],
+		    ['from a kernel tree, in its scripts/', "cd $linux/scripts && ./migrate_stats"],
+		    ['from a kernel tree through two symlinks', "cd $dir/bin && ../migrate_stats"]);
+	for my $w (@ways) {
+		my ($name, $cmd) = @$w;
+		my $got = `$cmd --stats --summary_pid --period 1 --period_all --pingpong 1 --migrate $tr 2>&1`;
+		is($got, $want, "modules found, the same output: $name");
+	}
+	like($want, qr/^# field 2 migrate\n# field 3 pingpong\n.*^duration_sec .*^ +pid +count/ms,
+	     'the modules answer: series, ping-pongs, summaries');
 }
 
 # The guest's real trace: totals agree with a plain count of its lines.
