@@ -5,9 +5,8 @@
 # Rates per second of the migrations of each period, written in the layout
 # of migration_stat/stat so that migrate_extract reads them: the field
 # groups, the header, one line per complete period.  The reading loop
-# (MigrateTrace::Trace) counts each migration in pc, per combination of
-# from, to, cause and reason, and calls periods_until() when a period
-# ends.
+# (MigrateTrace::Trace) counts each migration in pc, per set of fields it
+# counts in, and calls periods_until() when a period ends.
 
 package MigrateTrace::Period;
 
@@ -16,7 +15,7 @@ use warnings;
 use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text wall_of);
 
-our @EXPORT_OK = qw(setup_periods combo_fields periods_until);
+our @EXPORT_OK = qw(setup_periods field_set periods_until);
 
 my $P = $0 =~ s@.*/@@gr;
 
@@ -58,13 +57,20 @@ sub setup_periods {
 	push @$fields, 'pingpong' if defined $tr->{pp_ns};
 }
 
-# The field indexes a migration from FROM to TO of cause name CN and
-# reason name RN counts in.
-sub combo_fields {
+# The set of fields a migration from FROM to TO of cause name CN and
+# reason name RN counts in, as an index of fs_fields (its field indexes).
+# Migrations that count in the same fields share it, so that a period's
+# line adds up no more counts than the options' fields need: one for
+# --period_all, one per cause for --period_cause.
+sub field_set {
 	my ($tr, $from, $to, $cn, $rn) = @_;
-	return grep { defined } map { $_->[1]{$_->[0] eq 'pair' ? "$from $to" :
+	my @f = grep { defined } map { $_->[1]{$_->[0] eq 'pair' ? "$from $to" :
 		$_->[0] eq 'from' ? $from : $_->[0] eq 'to' ? $to : $_->[0] eq 'all' ? 'migrate' :
 		$_->[0] eq 'cause' ? $cn : "$cn/$rn"} } @{$tr->{groups}};
+	my $fs = $tr->{fs_ix}{"@f"};
+	return $fs if defined $fs;
+	push @{$tr->{fs_fields}}, \@f;
+	return $tr->{fs_ix}{"@f"} = $#{$tr->{fs_fields}};
 }
 
 sub period_header {
@@ -84,15 +90,15 @@ sub period_header {
 # The line of the period that began at START, unless --min_rate drops it.
 sub period_line {
 	my ($tr, $start) = @_;
-	my ($opt, $fields, $pc, $c_fields) = @$tr{qw(opt fields pc c_fields)};
+	my ($opt, $fields, $pc, $fs_fields) = @$tr{qw(opt fields pc fs_fields)};
 	my $scale = 1e9 / $tr->{period_ns};
 	my @v = (0) x @$fields;
 	my $n = 0;
 
-	for my $c (0 .. $#$pc) {
-		my $k = $pc->[$c] or next;
+	for my $s (0 .. $#$pc) {
+		my $k = $pc->[$s] or next;
 		$n += $k;
-		$v[$_] += $k for @{$c_fields->[$c]};
+		$v[$_] += $k for @{$fs_fields->[$s]};
 	}
 	$v[-1] = $tr->{pp_period} if defined $tr->{pp_ns};
 	@$pc = ();

@@ -20,7 +20,7 @@ no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
 use File::Temp qw(tempfile);
 use MigrateTrace::Timestamp qw(ts_text);
-use MigrateTrace::Period qw(combo_fields periods_until);
+use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class pingpong);
 
 our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events);
@@ -87,15 +87,15 @@ sub new_trace {
 
 # The state of one pass over the events: per migration key (k_*), per
 # combination of from, to, cause and reason (c_*), per task (t_*), the
-# window, periods and ping-pongs.
+# window, periods (pc counts per set of fields, fs_*) and ping-pongs.
 sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
 
-	$tr->{$_} = {} for qw(kidx combo_ix task_ix comm begin_at prefix pp_causes pp_hist);
-	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev kn
-			     c_from c_to c_cause c_reason c_fields c_pass c_pair c_rev
-			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp pc);
+	$tr->{$_} = {} for qw(kidx combo_ix task_ix comm begin_at prefix pp_causes pp_hist fs_ix);
+	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_fs kn
+			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev
+			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp fs_fields pc);
 	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
 	$tr->{$_} = 0 for qw(pp_total pp_period lost_lines lost_gaps prev begun ended);
 	$tr->{win_start} = $tr->{win_end} = undef;
@@ -315,7 +315,7 @@ sub combo_of {
 	my $rn = reason_text($tr, $reason);
 	push @{$tr->{c_pass}}, passes($filter->{cause}, $cn) && passes($filter->{cpu_from}, $from) &&
 		passes($filter->{cpu_to}, $to) && passes($filter->{reason}, $rn, "$cn/$rn") ? 1 : 0;
-	push @{$tr->{c_fields}}, [combo_fields($tr, $from, $to, $cn, $rn)];
+	push @{$tr->{c_fs}}, field_set($tr, $from, $to, $cn, $rn);
 	return $c;
 }
 
@@ -362,6 +362,7 @@ sub new_key {
 	my $i = $kidx->{$key} = scalar(@{$tr->{k_combo}});
 	push @{$tr->{k_cpu}}, $p->[2];
 	push @{$tr->{k_combo}}, $p->[0];
+	push @{$tr->{k_fs}}, $tr->{c_fs}[$p->[0]];
 	push @{$tr->{k_pass}}, $p->[1];
 	push @{$tr->{k_cls}}, $cls;
 	push @{$tr->{k_pair}}, $from * 65536 + $to;
@@ -496,8 +497,8 @@ sub print_migration {
 sub compile_loop {
 	my ($tr) = @_;
 	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
-	my ($kidx, $task_ix, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_combo) =
-		@$tr{qw(kidx task_ix k_pass t_pass kn tn t_cls k_cls pc k_combo)};
+	my ($kidx, $task_ix, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_fs) =
+		@$tr{qw(kidx task_ix k_pass t_pass kn tn t_cls k_cls pc k_fs)};
 	my ($k_pair, $k_rev, $t_lastpair, $t_lastts, $t_lastkey, $begin_need) =
 		@$tr{qw(k_pair k_rev t_lastpair t_lastts t_lastkey begin_need)};
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
@@ -525,7 +526,7 @@ sub compile_loop {
 	push @code, '$tn->[$t]++;'
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
 	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
-	push @code, '$pc->[$k_combo->[$i]]++;' if $tr->{period_ns};
+	push @code, '$pc->[$k_fs->[$i]]++;' if $tr->{period_ns};
 	push @code, 'pingpong($tr, $i, $t, $ts) if $t_lastpair->[$t] == $k_rev->[$i] && ' .
 		'$ts - $t_lastts->[$t] <= $pp_ns;',
 		'$t_lastpair->[$t] = $k_pair->[$i]; $t_lastts->[$t] = $ts; $t_lastkey->[$t] = $i;'
