@@ -92,7 +92,8 @@ sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
 
-	$tr->{$_} = {} for qw(kidx combo_ix task_ix comm begin_at prefix pp_causes pp_hist fs_ix);
+	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at prefix pp_causes pp_hist
+			     fs_ix);
 	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_fs kn
 			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev
 			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp fs_fields pc);
@@ -141,9 +142,11 @@ sub unsorted {
 
 # A perl warning while reading means a field that is not what it should
 # be (a timestamp with a bad digit, ...): one line and exit 2, as for any
-# other malformed line.
+# other malformed line.  A line that begins with 0 but is too short for
+# the compiled loop's key is a malformed event line.
 sub on_warn {
 	my ($tr, $w) = @_;
+	bad($tr, "malformed event line") if $w =~ /^substr outside of string/;
 	$w =~ s/ at (?:\(eval \d+\)|\S+) line \d+.*//s;
 	$w =~ s/[^\x20-\x7e]+/?/g;
 	$w =~ s/\n.*//s;
@@ -281,10 +284,11 @@ sub task_pass {
 		(!$tr->{two_pass} || $tr->{pass_no} || $tr->{keep_pid}{$pid}) ? 1 : 0;
 }
 
-# A pid not seen before in a migration line (PID as written there).
+# A pid not seen before in a migration line: its text TEXT there, with
+# the space before it.
 sub task_of {
-	my ($tr, $pid) = @_;
-	bad($tr, "malformed event line") unless $pid =~ /^\d{1,10}$/;
+	my ($tr, $text) = @_;
+	my ($pid) = $text =~ /^ (\d{1,10})$/ or bad($tr, "malformed event line");
 	my $t = $tr->{task_ix}{$pid + 0};
 	unless (defined $t) {
 		$t = $tr->{task_ix}{$pid + 0} = scalar(@{$tr->{t_pid}});
@@ -294,7 +298,7 @@ sub task_of {
 		$tr->{t_lastpair}[$t] = -1;
 		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
 	}
-	$tr->{task_ix}{$pid} = $t;	# also as written ('007')
+	$tr->{task_tx}{$text} = $t;	# as written (' 007')
 	return $t;
 }
 
@@ -332,12 +336,23 @@ sub new_prefix {
 		$cpu + 0];
 }
 
-# A migration line whose key is new: check it whole; its index.  The key
+# The line in $_ again, from the compiled loop: it cut TEXT out at P3 (at
+# its end if P3 is negative).
+sub uncut {
+	my ($p3, $text) = @_;
+	substr($_, $p3 < 0 ? length($_) : $p3, 0, $text);
+	return $_;
+}
+
+# A line that begins with 0 and whose key is new: undef if it is not a
+# migration line, else check it whole and return its index.  The key
 # is the line's text after the timestamp without the pid: ' CPU FROM TO'
 # and ' CAUSE [REASON]' with the end of line, so that there are at most
 # CPUs^3 x causes x reasons of them, whatever the trace's length.
 sub new_key {
 	my ($tr, $line) = @_;
+	# Not a migration: the field after the CPU is '.'.
+	return undef if substr($line, index($line, " ", 19) + 1, 1) eq '.';
 	my ($cpu, $from, $to, $pid, $k, $r, $more) = $line =~
 		/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})((?: \S+)*))?\r?\n?\z/
 		or bad($tr, "malformed event line");
@@ -487,36 +502,39 @@ sub print_migration {
 
 # ---- the loop ------------------------------------------------------------------
 
-# The body for each migration line, put together for the options given:
-# three index()es find the pid, a look-up of the key and one of the pid
-# give their indexes (a new one is checked whole), then only the work of
-# the options given.  The arrays and hashes of the trace object are
-# reached through lexicals; its scalars prev, begun and period_end are
-# aliased by foreach, so that the subs the loop calls see and change the
-# same values.
+# The body for each line, put together for the options given.  Four
+# index()es find the pid, which a substr() cuts out of the line; a look-up
+# of the rest after the timestamp (the key) and one of the pid's text give
+# their indexes, and then the line costs a hex() and an order check and
+# only the work of the options given.  A key or pid seen for the first
+# time is checked whole; a line whose key is not a migration's is another
+# event, handled whole again (uncut() puts the pid back).  The arrays and
+# hashes of the trace object are reached through lexicals, and its
+# scalars prev, begun and period_end are aliased by foreach, so that the
+# subs the loop calls see and change the same values.
 sub compile_loop {
 	my ($tr) = @_;
 	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
-	my ($kidx, $task_ix, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_fs) =
-		@$tr{qw(kidx task_ix k_pass t_pass kn tn t_cls k_cls pc k_fs)};
+	my ($kidx, $task_tx, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_fs) =
+		@$tr{qw(kidx task_tx k_pass t_pass kn tn t_cls k_cls pc k_fs)};
 	my ($k_pair, $k_rev, $t_lastpair, $t_lastts, $t_lastkey, $begin_need) =
 		@$tr{qw(k_pair k_rev t_lastpair t_lastts t_lastkey begin_need)};
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
+	my ($p3, $pt, $i, $t, $ts, $w);
 
-	my @code = ('my $p3 = index($_, " ", index($_, " ", $p1 + 1) + 1);',
-		'my $p4 = index($_, " ", $p3 + 1);',
-		'my $i = $kidx->{substr($_, 18, $p3 - 18) . substr($_, $p4)} // new_key($tr, $_);',
-		'my $pid = substr($_, $p3 + 1, $p4 - $p3 - 1);',
-		'my $t = $task_ix->{$pid} // task_of($tr, $pid);',
-		'my $ts = hex(substr($_, 0, 18));',
-		'$ts < $prev and unsorted($tr);',
+	my @code = ('$p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1);',
+		'$pt = substr($_, $p3, index($_, " ", $p3 + 1) - $p3, "");',
+		'$i = $kidx->{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
+		'	(other_line($tr) ? next : last);',
+		'$t = $task_tx->{$pt} // task_of($tr, $pt);',
+		'($ts = hex(substr($_, 0, 18))) < $prev and unsorted($tr);',
 		'$prev = $ts;');
 	push @code, '$ts >= $end_at and (end_window($tr, $end_at), last);'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
 	# reached, skips the line at once.
 	push @code, 'unless ($begun) { next if %$begin_need || $ts < $begin_floor; ' .
-		'my $w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
+		'$w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
 		if $tr->{has_begin};
 	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
 	my $static = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
@@ -532,16 +550,17 @@ sub compile_loop {
 		'$t_lastpair->[$t] = $k_pair->[$i]; $t_lastts->[$t] = $ts; $t_lastkey->[$t] = $i;'
 		if defined $pp_ns;
 	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
-	my $body = join("\n", 'my $p1 = index($_, " ", 19);',
-		'if (substr($_, $p1 + 1, 1) ne "." && ord($_) == 48) {', @code,
+	# Lines that do not begin with 0 are comments, blank or malformed.
+	my $body = join("\n\t", 'if (ord($_) == 48) {', @code,
 		'} else { other_line($tr) or last; }');
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
-	my $loop = eval "sub { my (\$line, \$fh) = \@_;\n" .
+	my $src = "sub {\nmy (\$line, \$fh) = \@_;\n" .
 		"for my \$prev (\$tr->{prev}) { for my \$begun (\$tr->{begun}) {\n" .
 		"for my \$period_end (\$tr->{period_end}) {\n" .
-		"if (defined \$line) { for (\$line) {\n$body\n} }\n" .
-		"return if \$tr->{ended};\nwhile (<\$fh>) {\n$body\n} } } } }";
+		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
+		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n} } } }\n";
+	my $loop = eval $src;
 	die "$P: internal error: $@" unless $loop;
 	return $loop;
 }
