@@ -92,12 +92,12 @@ sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
 
-	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at prefix pp_causes pp_hist
-			     fs_ix);
+	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at pp_causes pp_hist fs_ix);
 	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_fs kn
-			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev
+			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev c_cls
 			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp fs_fields pc);
 	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
+	$tr->{static_filters} = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
 	$tr->{$_} = 0 for qw(pp_total pp_period lost_lines lost_gaps prev begun ended);
 	$tr->{win_start} = $tr->{win_end} = undef;
 	$tr->{period_end} = 9**9**9;
@@ -302,38 +302,39 @@ sub task_of {
 	return $t;
 }
 
+# The index of the combination of FROM, TO, CAUSE and REASON (numbers),
+# and what it tells, once, as far as the options given need it: whether
+# it passes the cause, CPU and reason filters, its set of period fields,
+# its topology class, its pair of CPUs both ways.
 sub combo_of {
 	my ($tr, $from, $to, $cause, $reason) = @_;
 	my $c = $tr->{combo_ix}{"$from $to $cause $reason"};
 	return $c if defined $c;
 
-	my $filter = $tr->{filter};
 	$c = $tr->{combo_ix}{"$from $to $cause $reason"} = scalar(@{$tr->{c_from}});
 	push @{$tr->{c_from}}, $from;
 	push @{$tr->{c_to}}, $to;
 	push @{$tr->{c_cause}}, $cause;
 	push @{$tr->{c_reason}}, $reason;
-	push @{$tr->{c_pair}}, $from * 65536 + $to;
-	push @{$tr->{c_rev}}, $to * 65536 + $from;
 	my $cn = $tr->{cause_name}{$cause};
 	my $rn = reason_text($tr, $reason);
-	push @{$tr->{c_pass}}, passes($filter->{cause}, $cn) && passes($filter->{cpu_from}, $from) &&
-		passes($filter->{cpu_to}, $to) && passes($filter->{reason}, $rn, "$cn/$rn") ? 1 : 0;
-	push @{$tr->{c_fs}}, field_set($tr, $from, $to, $cn, $rn);
+	if ($tr->{static_filters}) {
+		my $filter = $tr->{filter};
+		push @{$tr->{c_pass}}, passes($filter->{cause}, $cn) &&
+			passes($filter->{cpu_from}, $from) && passes($filter->{cpu_to}, $to) &&
+			passes($filter->{reason}, $rn, "$cn/$rn") ? 1 : 0;
+	}
+	push @{$tr->{c_fs}}, field_set($tr, $from, $to, $cn, $rn) if $tr->{period_ns};
+	if ($tr->{opt}{topology}) {
+		my $topo = $tr->{topo};
+		push @{$tr->{c_cls}}, $topo->{$from} && $topo->{$to} ?
+			topo_class($topo, $from, $to) : 0;
+	}
+	if (defined $tr->{pp_ns}) {
+		push @{$tr->{c_pair}}, $from * 65536 + $to;
+		push @{$tr->{c_rev}}, $to * 65536 + $from;
+	}
 	return $c;
-}
-
-# What the text ' CPU FROM TO ' and the cause and reason of a migration
-# tell, checked once: [combo, passes the CPU, cause and reason filters].
-sub new_prefix {
-	my ($tr, $cpu, $from, $to, $k, $r) = @_;
-	bad($tr, "a migration from CPU $from to itself") if $from == $to;
-	check_cpu($tr, $_) for $cpu, $from, $to;
-	bad($tr, "cause $k is not in the header") unless $tr->{cause_name}{$k + 0};
-	bad($tr, "reason $r is not in the header") if $r && !$tr->{reason_name}{$r + 0};
-	my $c = combo_of($tr, $from + 0, $to + 0, $k + 0, $r + 0);
-	return [$c, $tr->{c_pass}[$c] && passes($tr->{filter}{cpu_event}, $cpu + 0) ? 1 : 0,
-		$cpu + 0];
 }
 
 # The line in $_ again, from the compiled loop: it cut TEXT out at P3 (at
@@ -357,7 +358,14 @@ sub new_key {
 		/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})((?: \S+)*))?\r?\n?\z/
 		or bad($tr, "malformed event line");
 	$r ||= 0;
-	my $p = $tr->{prefix}{"$cpu $from $to $k $r"} //= new_prefix($tr, $cpu, $from, $to, $k, $r);
+	my $limit = $tr->{cpu_limit};
+	bad($tr, "a migration from CPU $from to itself") if $from == $to;
+	unless ($cpu < $limit && $from < $limit && $to < $limit) {
+		check_cpu($tr, $_) for $cpu, $from, $to;
+	}
+	bad($tr, "cause $k is not in the header") unless $tr->{cause_name}{$k + 0};
+	bad($tr, "reason $r is not in the header") if $r && !$tr->{reason_name}{$r + 0};
+	my $c = combo_of($tr, $from + 0, $to + 0, $k + 0, $r + 0);
 	my ($p3, $p4) = (18 + length(" $cpu $from $to"), 18 + length(" $cpu $from $to $pid"));
 	my $key = substr($line, 18, $p3 - 18) . substr($line, $p4);
 	my $kidx = $tr->{kidx};
@@ -367,22 +375,24 @@ sub new_key {
 		$key = " $cpu $from $to $k" . ($r ? " $r" : '') . "\n";
 		return $kidx->{$key} if defined $kidx->{$key};
 	}
-	my $cls = 0;
 	if ($tr->{opt}{topology}) {
 		for ($from, $to) {
 			bad($tr, "--topology: CPU $_ has no '# topology' line") unless $tr->{topo}{$_};
 		}
-		$cls = topo_class($tr->{topo}, $from, $to);
 	}
 	my $i = $kidx->{$key} = scalar(@{$tr->{k_combo}});
-	push @{$tr->{k_cpu}}, $p->[2];
-	push @{$tr->{k_combo}}, $p->[0];
-	push @{$tr->{k_fs}}, $tr->{c_fs}[$p->[0]];
-	push @{$tr->{k_pass}}, $p->[1];
-	push @{$tr->{k_cls}}, $cls;
-	push @{$tr->{k_pair}}, $from * 65536 + $to;
-	push @{$tr->{k_rev}}, $to * 65536 + $from;
+	push @{$tr->{k_combo}}, $c;
 	push @{$tr->{kn}}, 0;
+	push @{$tr->{k_cpu}}, $cpu + 0;
+	# What the loop of the options given reads of the key.
+	push @{$tr->{k_pass}}, $tr->{c_pass}[$c] &&
+		passes($tr->{filter}{cpu_event}, $cpu + 0) ? 1 : 0 if $tr->{static_filters};
+	push @{$tr->{k_fs}}, $tr->{c_fs}[$c] if $tr->{period_ns};
+	push @{$tr->{k_cls}}, $tr->{c_cls}[$c] if $tr->{opt}{topology};
+	if (defined $tr->{pp_ns}) {
+		push @{$tr->{k_pair}}, $tr->{c_pair}[$c];
+		push @{$tr->{k_rev}}, $tr->{c_rev}[$c];
+	}
 	return $i;
 }
 
@@ -537,8 +547,7 @@ sub compile_loop {
 		'$w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
 		if $tr->{has_begin};
 	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
-	my $static = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
-	push @code, '$k_pass->[$i] or next;' if $static;
+	push @code, '$k_pass->[$i] or next;' if $tr->{static_filters};
 	push @code, '$t_pass->[$t] or next;' if $tr->{task_filters};
 	push @code, '$kn->[$i]++;';
 	push @code, '$tn->[$t]++;'
