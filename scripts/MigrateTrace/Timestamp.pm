@@ -11,7 +11,6 @@ package MigrateTrace::Timestamp;
 use strict;
 use warnings;
 use Exporter qw(import);
-use POSIX qw(strftime);
 
 our @EXPORT_OK = qw(ts_text wall_of);
 
@@ -46,7 +45,8 @@ sub wall_text {
 	my ($sec, $frac) = wall_of($tr, $ts, $cpu);
 	my @tm = $utc ? gmtime($sec) : localtime($sec);
 	my $fmt = $tr->{opt}{ts_date} ? '%Y/%m/%d %H:%M:%S' : '%H:%M:%S';
-	return strftime($fmt, @tm) . sprintf('.%09d', $frac);
+	require POSIX;		# only now: it takes a while to load
+	return POSIX::strftime($fmt, @tm) . sprintf('.%09d', $frac);
 }
 
 # TS (logged on CPU, or undef) in every form of the --ts_* options.

@@ -18,7 +18,6 @@ use strict;
 use warnings;
 no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
-use File::Temp qw(tempfile);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class pingpong);
@@ -232,7 +231,8 @@ sub open_trace {
 	if ($tr->{two_pass}) {
 		for (@{$tr->{files}}) {
 			next unless $_ eq '-';
-			my ($tfh, $tname) = tempfile(UNLINK => 1);
+			require File::Temp;	# only now: it takes a while to load
+			my ($tfh, $tname) = File::Temp::tempfile(UNLINK => 1);
 			print $tfh $_ while <STDIN>;
 			close($tfh) or die "$P: $tname: $!\n";
 			$_ = $tname;
