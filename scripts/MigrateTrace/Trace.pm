@@ -94,7 +94,10 @@ sub reset_pass {
 	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at pp_causes pp_hist fs_ix);
 	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_fs kn
 			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev c_cls
-			     t_pid t_pass tn t_cls t_lastpair t_lastts t_lastkey t_pp fs_fields pc);
+			     t_pid t_pass tn t_cls t_lastts t_lastkey t_pp fs_fields pc);
+	# k_pair ends with -1, the pair of no move (key -1, the last move of a
+	# task that has not moved yet).
+	$tr->{k_pair} = [-1];
 	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
 	$tr->{static_filters} = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
 	$tr->{$_} = 0 for qw(pp_total pp_period lost_lines lost_gaps prev begun ended);
@@ -295,7 +298,7 @@ sub task_of {
 		push @{$tr->{t_pid}}, $pid + 0;
 		push @{$tr->{t_pass}}, $tr->{task_filters} ? task_pass($tr, $pid + 0) : 1;
 		push @{$tr->{tn}}, 0;
-		$tr->{t_lastpair}[$t] = -1;
+		$tr->{t_lastkey}[$t] = -1;
 		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
 	}
 	$tr->{task_tx}{$text} = $t;	# as written (' 007')
@@ -390,7 +393,8 @@ sub new_key {
 	push @{$tr->{k_fs}}, $tr->{c_fs}[$c] if $tr->{period_ns};
 	push @{$tr->{k_cls}}, $tr->{c_cls}[$c] if $tr->{opt}{topology};
 	if (defined $tr->{pp_ns}) {
-		push @{$tr->{k_pair}}, $tr->{c_pair}[$c];
+		$tr->{k_pair}[$i] = $tr->{c_pair}[$c];
+		push @{$tr->{k_pair}}, -1;
 		push @{$tr->{k_rev}}, $tr->{c_rev}[$c];
 	}
 	return $i;
@@ -527,8 +531,8 @@ sub compile_loop {
 	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
 	my ($kidx, $task_tx, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_fs) =
 		@$tr{qw(kidx task_tx k_pass t_pass kn tn t_cls k_cls pc k_fs)};
-	my ($k_pair, $k_rev, $t_lastpair, $t_lastts, $t_lastkey, $begin_need) =
-		@$tr{qw(k_pair k_rev t_lastpair t_lastts t_lastkey begin_need)};
+	my ($k_pair, $k_rev, $t_lastts, $t_lastkey, $begin_need) =
+		@$tr{qw(k_pair k_rev t_lastts t_lastkey begin_need)};
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
 	my ($p3, $pt, $i, $t, $ts, $w);
 
@@ -554,9 +558,10 @@ sub compile_loop {
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
 	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
 	push @code, '$pc->[$k_fs->[$i]]++;' if $tr->{period_ns};
-	push @code, 'pingpong($tr, $i, $t, $ts) if $t_lastpair->[$t] == $k_rev->[$i] && ' .
+	push @code, 'pingpong($tr, $i, $t, $ts) if $k_rev->[$i] == $k_pair->[$t_lastkey->[$t]] && ' .
 		'$ts - $t_lastts->[$t] <= $pp_ns;',
-		'$t_lastpair->[$t] = $k_pair->[$i]; $t_lastts->[$t] = $ts; $t_lastkey->[$t] = $i;'
+		'$t_lastkey->[$t] = $i;',
+		'$t_lastts->[$t] = $ts;'
 		if defined $pp_ns;
 	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
 	# Lines that do not begin with 0 are comments, blank or malformed.
