@@ -19,7 +19,7 @@ sub report {
 	for my $r (0 .. 2) {
 		# The middle value of each triple is the median.
 		my @k = (0.5, 1, 3);
-		for my $e (qw(mt mstat off ftrace empty)) {
+		for my $e (grep { defined $v{$_} } qw(mt mtpipe mtflight mstat off ftrace empty)) {
 			# (c) and (e) with a small, fixed noise of 0.1 ns.
 			my $f = $e =~ /^(off|empty)$/ ? 1 + ($r - 1) * 0.05 / $v{$e} : $k[$r];
 			printf $fh "event %s %d 1000\n", $e, $v{$e} * 1000 * $f;
@@ -31,6 +31,8 @@ sub report {
 		print $fh "read mt 1000000 50000 1000\nread ftrace " . ($v{read_ft} * 1000) . " 90000 1000\n";
 		print $fh "size mt $v{size_mt} 4000\nsize ftrace 44.000 4000 0\n";
 	}
+	# stream NAME N TICKS EVENTS DROPPED|OVERRUN [OVERWRITTEN]
+	print $fh "stream $_\n" for grep { defined } @v{qw(stream_mt stream_ftrace)};
 	close($fh);
 	if (defined $sites) {
 		open($fh, '>', "$dir/sites") or die;
@@ -59,6 +61,25 @@ like($out, qr/throughput: 0\.952 MISS/, 'throughput under 0.98: MISS');
 like($out, qr/32\.0 B, 1\.38 x MISS/, 'record over 16.5 bytes: MISS');
 like($out, qr/1\.5 x faster; target >= 2 MISS/, 'read-out under 2 x: MISS');
 like($out, qr/distinguishable MISS/, 'disabled cost over the noise: MISS');
+
+# The trace_pipe and flight-recorder rows, and section 6 (streaming).
+$out = report(%good, mtpipe => 18, mtflight => 14,
+	      stream_mt => 'mt 1 200 1000000 0 0', stream_ftrace => 'ftrace 1 600 1000000 0');
+like($out, qr/\(a2\) hook, mt, trace_pipe reader draining\s+18\.0\s+0\.180\s+<= 0\.20 PASS/,
+     'trace_pipe row: median, ratio; PASS');
+like($out, qr/\(a3\) hook, mt flight recorder recycling\s+14\.0\s+0\.140\s+<= 0\.20 PASS/,
+     'flight-recorder row: PASS');
+like($out, qr/1000000 events, 0 dropped, 0 overwritten; target 0 lost PASS/, 'stream: 0 lost: PASS');
+like($out, qr/trace_pipe 2000 ns\/event, tracing\/trace_pipe 6000 ns\/event/, 'stream: reader ns per event');
+like($out, qr/<= 0\.5 x ftrace's reader: 0\.33 x PASS/, 'stream: reader CPU ratio: PASS');
+$out = report(%good, mtpipe => 25, mtflight => 21,
+	      stream_mt => 'mt 1 400 1000000 3 0', stream_ftrace => 'ftrace 1 600 1000000 0');
+like($out, qr/<= 0\.20 MISS.*\n.*<= 0\.20 MISS/, 'trace_pipe and flight rows over 0.20 x: MISS');
+like($out, qr/3 dropped, 0 overwritten; target 0 lost MISS/, 'stream: a dropped event: MISS');
+like($out, qr/0\.67 x MISS/, 'stream: reader over 0.5 x ftrace: MISS');
+$out = report(%good, stream_mt => 'mt 1 200 1000000 0 5', stream_ftrace => 'ftrace 1 600 1000000 0');
+like($out, qr/0 dropped, 5 overwritten; target 0 lost MISS/, 'stream: an overwritten event: MISS');
+like(report(%good), qr/^   not measured \(no stream lines in the raw data\)$/m, 'stream: absent, said so');
 
 # Section 5 from the machine code (a harness/check-hook-sites.pl table).
 my $table = "hook sites of build/matrix-on (on) against build/matrix-off\n" .
