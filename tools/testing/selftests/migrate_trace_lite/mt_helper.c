@@ -883,16 +883,17 @@ static void pin_list(pid_t pid, const char *list)
 /*
  * NUMA balancing at work: on each of two nodes (their CPU lists), PROCS
  * processes first touch MIB of memory there, move to the other node, and
- * then, free to run anywhere, keep touching it for SECONDS.  NUMA
- * balancing moves them back to their memory (migrate_task_to) or swaps
- * them with a twin from the other node (__migrate_swap_task).
+ * then, free to run on the CPUs of FREE (all if not given), keep touching
+ * it for SECONDS.  NUMA balancing moves them back to their memory
+ * (migrate_task_to) or, where FREE leaves no idle CPU on their node,
+ * swaps them with a twin from the other node (__migrate_swap_task).
  */
 static int cmd_numa(int argc, char **argv)
 {
 	int secs, mib, procs, i, node;
 	pid_t *kids;
 
-	if (argc != 5)
+	if (argc != 5 && argc != 6)
 		return 2;
 	secs = atoi(argv[0]);
 	mib = atoi(argv[1]);
@@ -918,7 +919,7 @@ static int cmd_numa(int argc, char **argv)
 			memset(buf, 1, len);
 			pin_list(0, argv[4 - node]);
 			usleep(10000);
-			pin_list(0, NULL);
+			pin_list(0, argc == 6 ? argv[5] : NULL);
 			end = now_s() + secs;
 			while (now_s() < end)
 				for (off = 0; off < len; off += 4096)
@@ -1080,7 +1081,7 @@ static const struct {
 	{ "fail-nth", "N FILE DATA|-", cmd_fail_nth },
 	{ "sigdfl", "CMD [ARGS]", cmd_sigdfl },
 	{ "sleepers", "N SECONDS", cmd_sleepers },
-	{ "numa", "SECONDS MIB PROCS CPUS_NODE0 CPUS_NODE1", cmd_numa },
+	{ "numa", "SECONDS MIB PROCS CPUS_NODE0 CPUS_NODE1 [FREE]", cmd_numa },
 	{ "cookies", "SECONDS GROUPS PROCS CPUS", cmd_cookies },
 	{ "pingpong", "N", cmd_pingpong },
 	{ "forkexec", "N PROGRAM", cmd_forkexec },

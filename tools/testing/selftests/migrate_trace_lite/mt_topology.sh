@@ -34,6 +34,11 @@ mt_reset
 mt_start
 T=$TMPD/topo
 "$HELPER" numa 20 32 2 "$(node_cpus 0)" "$(node_cpus 1)"
+# Two CPUs of each node for two tasks of each: no idle CPU on a task's
+# own node, so NUMA balancing swaps it with a task that wants the other.
+pair0=$(node_cpus 0 | sed 's/[-,].*//') pair1=$(node_cpus 1 | sed 's/[-,].*//')
+pair0="$pair0-$((pair0 + 1))" pair1="$pair1-$((pair1 + 1))"
+"$HELPER" numa 20 16 2 "$pair0" "$pair1" "$pair0,$pair1"
 "$HELPER" cookies 10 2 3 "$smt_cpus"
 mt_stop
 mt_save "$T"
