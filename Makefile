@@ -175,8 +175,8 @@ guest-i386: | guest-kcsan
 check:
 	@$(MAKE) --no-print-directory -j3 matrix series guests
 	@mkdir -p $(OUT)/check
-	@echo "harness: prove -v t/ (full log: out/check/prove.log)"
-	@MT_TOP=$(TOP) prove -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
+	@echo "harness: prove -j$(JOBS) -v t/ (full log: out/check/prove.log)"
+	@MT_TOP=$(TOP) prove -j$(JOBS) -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
 		$(H)/check-summary.pl $(OUT)/check/prove.log; exit $$rc
 
 # make bench: the kernel benchmark against ftrace (2 vCPUs, interleaved
