@@ -41,6 +41,7 @@ mt_reset
 echo 16 >"$MT_DIR/buffer_size_kb"
 # They sleep until killed: forking 2000 takes long under TCG, and a
 # sleeper that timed out would leave before the trace starts.
+: >"$TMPD/sleepers"
 "$HELPER" sleepers 2000 3600 >"$TMPD/sleepers" &
 s=$!
 i=0
