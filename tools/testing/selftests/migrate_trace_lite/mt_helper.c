@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -880,6 +881,19 @@ static void pin_list(pid_t pid, const char *list)
 		die("sched_setaffinity");
 }
 
+#define MT_MPOL_BIND			2
+#define MT_MPOL_F_NUMA_BALANCING	(1 << 13)
+
+/* Keep LEN bytes at BUF on NODE, still scanned by NUMA balancing. */
+static void bind_to_node(void *buf, size_t len, int node)
+{
+	unsigned long mask = 1UL << node;
+
+	if (syscall(SYS_mbind, buf, len, MT_MPOL_BIND | MT_MPOL_F_NUMA_BALANCING,
+		    &mask, 8 * sizeof(mask), 0))
+		die("mbind");
+}
+
 /*
  * NUMA balancing at work: on each of two nodes (their CPU lists), PROCS
  * processes first touch MIB of memory there, move to the other node, and
@@ -887,6 +901,8 @@ static void pin_list(pid_t pid, const char *list)
  * it for SECONDS.  NUMA balancing moves them back to their memory
  * (migrate_task_to) or, where FREE leaves no idle CPU on their node,
  * swaps them with a twin from the other node (__migrate_swap_task).
+ * With FREE the memory is bound to its node: NUMA balancing could
+ * otherwise move the pages to the task instead of the task to them.
  */
 static int cmd_numa(int argc, char **argv)
 {
@@ -916,6 +932,8 @@ static int cmd_numa(int argc, char **argv)
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (buf == MAP_FAILED)
 				die("mmap");
+			if (argc == 6)
+				bind_to_node(buf, len, node);
 			memset(buf, 1, len);
 			pin_list(0, argv[4 - node]);
 			usleep(10000);

@@ -34,11 +34,19 @@ mt_reset
 mt_start
 T=$TMPD/topo
 "$HELPER" numa 20 32 2 "$(node_cpus 0)" "$(node_cpus 1)"
-# Two CPUs of each node for two tasks of each: no idle CPU on a task's
-# own node, so NUMA balancing swaps it with a task that wants the other.
-pair0=$(node_cpus 0 | sed 's/[-,].*//') pair1=$(node_cpus 1 | sed 's/[-,].*//')
-pair0="$pair0-$((pair0 + 1))" pair1="$pair1-$((pair1 + 1))"
-"$HELPER" numa 20 16 2 "$pair0" "$pair1" "$pair0,$pair1"
+# Two CPUs of each node for two tasks of each, every other CPU busy: a
+# task's node has no idle CPU and no spare capacity, so NUMA balancing
+# swaps it with a task that wants the other node.
+a0=$(node_cpus 0 | sed 's/[-,].*//') a1=$(node_cpus 1 | sed 's/[-,].*//')
+spinners=""
+for c in $(seq 0 $((NCPU - 1))); do
+	case $c in $a0|$((a0 + 1))|$a1|$((a1 + 1))) continue ;; esac
+	taskset -c "$c" sh -c 'while :; do :; done' &
+	spinners="$spinners $!"
+done
+"$HELPER" numa 30 16 2 "$a0-$((a0 + 1))" "$a1-$((a1 + 1))" "$a0-$((a0 + 1)),$a1-$((a1 + 1))"
+kill $spinners
+wait $spinners 2>/dev/null
 "$HELPER" cookies 10 2 3 "$smt_cpus"
 mt_stop
 mt_save "$T"
