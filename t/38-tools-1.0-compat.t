@@ -9,30 +9,16 @@ use strict;
 use warnings;
 no warnings 'portable';
 use Test::More;
-use File::Temp qw(tempdir);
 use POSIX qw(strftime);
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
+use FindBin;
+use lib $FindBin::RealBin;
+use MtTest qw(tmpdir run write_file);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my ($stats, $extract) = map { "$top/scripts/migrate_$_" } qw(stats extract);
-my $dir = tempdir(CLEANUP => 1);
-
-sub write_file {
-	my ($name, $text) = @_;
-	open(my $fh, '>', "$dir/$name") or die;
-	print $fh $text;
-	close($fh);
-	return "$dir/$name";
-}
-
-sub run {
-	my ($cmd) = @_;
-	my $out = `$cmd 2>$dir/err`;
-	my $rc = $? >> 8;
-	my $err = do { local (@ARGV, $/) = ("$dir/err"); <> } // '';
-	return ($rc, $out, $err);
-}
+my $dir = tmpdir();
 
 my $hdr = "# version 1.1.0\n# nr_cpus 3\n# ts_field 1\n# dropped 0\n" .
 	"# cause 1 try_to_wake_up\n# cause 2 detach_tasks\n" .

@@ -4,29 +4,15 @@
 use strict;
 use warnings;
 use Test::More;
-use File::Temp qw(tempdir);
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
+use FindBin;
+use lib $FindBin::RealBin;
+use MtTest qw(tmpdir run write_file);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $stats = "$top/scripts/migrate_stats";
-my $dir = tempdir(CLEANUP => 1);
-
-sub write_file {
-	my ($name, $text) = @_;
-	open(my $fh, '>', "$dir/$name") or die;
-	print $fh $text;
-	close($fh);
-	return "$dir/$name";
-}
-
-sub run {
-	my ($cmd) = @_;
-	my $out = `$cmd 2>$dir/err`;
-	my $rc = $? >> 8;
-	my $err = do { local (@ARGV, $/) = ("$dir/err"); <> } // '';
-	return ($rc, $out, $err);
-}
+my $dir = tmpdir();
 
 # 16 CPUs: SMT pairs (core id = the pair's first CPU), 4 CPUs a last-level
 # cache, 8 a NUMA node.

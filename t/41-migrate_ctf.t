@@ -8,25 +8,19 @@ use strict;
 use warnings;
 no warnings 'portable';
 use Test::More;
-use File::Temp qw(tempdir);
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
+use FindBin;
+use lib $FindBin::RealBin;
+use MtTest qw(tmpdir run);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my ($ctf, $stats) = map { "$top/scripts/migrate_$_" } qw(ctf stats);
-my $dir = tempdir(CLEANUP => 1);
+my $dir = tmpdir();
 
 unless (`command -v babeltrace2 2>/dev/null`) {
 	print "1..1\nnot ok 1 - babeltrace2 is not installed (harness/deps.txt: babeltrace2)\n";
 	exit(1);
-}
-
-sub run {
-	my ($cmd) = @_;
-	my $out = `$cmd 2>$dir/err`;
-	my $rc = $? >> 8;
-	my $err = do { local (@ARGV, $/) = ("$dir/err"); <> } // '';
-	return ($rc, $out, $err);
 }
 
 # A 1.2 trace over 4 CPUs: migrations with causes and reasons, names,
