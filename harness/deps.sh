@@ -9,20 +9,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 list=$here/deps.txt
 
-# A mirror in sync fails an index now and then: the others still serve.
+# A mirror in sync fails an index now and then: try again a little later,
+# then go on with what it got (the install names what is still missing).
 apt_update() {
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
-		echo "harness: apt-get update reported errors; going on with what it got" >&2
+	local try
+	for try in 1 2 3; do
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && return
+		[ $try = 3 ] || sleep $((try * 15))
+	done
+	echo "harness: apt-get update reported errors; going on with what it got" >&2
 }
 
 mapfile -t pkgs < <(awk '!/^#/ && NF { print $1 }' "$list")
 if [ "${1:-}" != --check ]; then
-	# The 32-bit guest's busybox is an i386 package (downloaded, not installed).
-	if ! dpkg --print-foreign-architectures | grep -qx i386; then
-		echo "harness: adding the i386 architecture to dpkg (for the 32-bit guest's busybox)"
-		dpkg --add-architecture i386
-		apt_update
-	fi
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

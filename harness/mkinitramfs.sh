@@ -14,13 +14,39 @@ root=$build/initramfs-$arch
 rm -rf "$root"
 mkdir -p "$root"/{bin,guest,proc,sys,dev,tmp,results}
 cflags="-static -O2 -Wall -Werror"
+
+# Download Debian's i386 busybox-static into DIR and unpack it.  apt gets
+# package lists of its own there: dpkg needs no i386 architecture, and an
+# i386 index that a mirror serves half-synced cannot hide the host's
+# packages from the host's apt-get.
+fetch_i386_busybox() {
+	local dir=$1 try
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	cat >"$dir/apt.conf" <<-EOF
+	APT::Architecture "i386";
+	APT::Architectures { "i386"; };
+	Dir::State::Lists "$dir/lists";
+	Dir::Cache "$dir/cache";
+	APT::Sandbox::User "root";
+	EOF
+	for try in 1 2 3; do
+		APT_CONFIG=$dir/apt.conf apt-get -qq update >/dev/null 2>&1 || true
+		if (cd "$dir" && APT_CONFIG=$dir/apt.conf apt-get -qq download busybox-static:i386 \
+				>/dev/null 2>&1); then
+			(cd "$dir" && dpkg-deb -x busybox-static_*_i386.deb .)
+			return
+		fi
+		sleep $((try * 15))
+	done
+	echo "harness: cannot download Debian's i386 busybox-static (apt-get download busybox-static:i386)" >&2
+	exit 1
+}
 if [ "$arch" = i386 ]; then
 	cflags="$cflags -m32"
 	deb=$build/busybox-i386
 	if [ ! -x "$deb/bin/busybox" ]; then
 		rm -rf "$deb" && mkdir -p "$deb"
-		(cd "$deb" && apt-get download -qq -o APT::Sandbox::User=root busybox-static:i386 >/dev/null &&
-		 dpkg-deb -x busybox-static_*_i386.deb .)
+		fetch_i386_busybox "$deb"
 	fi
 	cp "$deb/bin/busybox" "$root/bin/busybox"
 else
