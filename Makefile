@@ -8,8 +8,10 @@ OUT		:= $(TOP)/out
 H		:= $(TOP)/harness
 ST		:= tools/testing/selftests/migrate_trace_lite
 JOBS		?= $(shell nproc)
-KMAKE		= $(MAKE) -s -C $(B)/linux ARCH=x86_64 -j$(JOBS)
-KMAKE32		= $(MAKE) -s -C $(B)/linux ARCH=i386 -j$(JOBS)
+# The kernel builds set their own -j: they leave make check's jobserver
+# (and its warnings about it) to the targets it runs side by side.
+KMAKE		= env -u MAKEFLAGS -u MFLAGS $(MAKE) -s -C $(B)/linux ARCH=x86_64 -j$(JOBS)
+KMAKE32		= env -u MAKEFLAGS -u MFLAGS $(MAKE) -s -C $(B)/linux ARCH=i386 -j$(JOBS)
 
 # Guest time limits (seconds) before a hung guest is killed.
 RUN_TIMEOUT	?= 900

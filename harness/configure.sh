@@ -4,6 +4,8 @@
 #
 #   [ARCH=i386] configure.sh TREE OUTDIR FRAGMENT...
 set -euo pipefail
+# Not a sub-make of ours: no jobserver to look for.
+unset MAKEFLAGS MFLAGS
 mkdir -p "$2"
 tree=$(realpath "$1") out=$(realpath "$2")
 shift 2

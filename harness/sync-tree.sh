@@ -5,6 +5,8 @@
 #
 #   sync-tree.sh TOP BUILD      (TOP: this repository, BUILD: build/)
 set -euo pipefail
+# Not a sub-make of ours: no jobserver to look for.
+unset MAKEFLAGS MFLAGS
 top=$1
 build=$2
 tarball=/usr/src/linux-source-6.12.tar.xz
