@@ -525,7 +525,10 @@ sub print_migration {
 # event, handled whole again (uncut() puts the pid back).  The arrays and
 # hashes of the trace object are reached through lexicals, and its
 # scalars prev, begun and period_end are aliased by foreach, so that the
-# subs the loop calls see and change the same values.
+# subs the loop calls see and change the same values.  Each statement
+# and block costs an op or more per line (a block two, entering and
+# leaving it): the body is no block but a test that leaves the loop body
+# early, and the cut and the order check are one statement each.
 sub compile_loop {
 	my ($tr) = @_;
 	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
@@ -536,13 +539,12 @@ sub compile_loop {
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
 	my ($p3, $pt, $i, $t, $ts, $w);
 
-	my @code = ('$p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1);',
-		'$pt = substr($_, $p3, index($_, " ", $p3 + 1) - $p3, "");',
+	my @code = ('$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),',
+		'	index($_, " ", $p3 + 1) - $p3, "");',
 		'$i = $kidx->{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
 		'	(other_line($tr) ? next : last);',
 		'$t = $task_tx->{$pt} // task_of($tr, $pt);',
-		'($ts = hex(substr($_, 0, 18))) < $prev and unsorted($tr);',
-		'$prev = $ts;');
+		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts);');
 	push @code, '$ts >= $end_at and (end_window($tr, $end_at), last);'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
@@ -565,8 +567,7 @@ sub compile_loop {
 		if defined $pp_ns;
 	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
 	# Lines that do not begin with 0 are comments, blank or malformed.
-	my $body = join("\n\t", 'if (ord($_) == 48) {', @code,
-		'} else { other_line($tr) or last; }');
+	my $body = join("\n\t", 'ord($_) == 48 or (other_line($tr) ? next : last);', @code);
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
 	my $src = "sub {\nmy (\$line, \$fh) = \@_;\n" .
