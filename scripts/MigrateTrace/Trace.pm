@@ -555,7 +555,12 @@ sub compile_loop {
 	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
 	push @code, '$k_pass->[$i] or next;' if $tr->{static_filters};
 	push @code, '$t_pass->[$t] or next;' if $tr->{task_filters};
-	push @code, '$kn->[$i]++;';
+	# The counts per key are what --stats, --topology and --pingpong
+	# print; --summary_pid, the period series, the listings and the first
+	# pass of --min_count do not read them, and a statement less is a
+	# twentieth of what a line costs.
+	push @code, '$kn->[$i]++;'
+		if !$tr->{pass_no} && ($opt->{stats} || $opt->{topology} || defined $pp_ns);
 	push @code, '$tn->[$t]++;'
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
 	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
