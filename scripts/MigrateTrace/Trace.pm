@@ -538,10 +538,14 @@ sub compile_loop {
 		@$tr{qw(k_pair k_rev t_lastts t_lastkey begin_need)};
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
 	my ($p3, $pt, $i, $t, $ts, $w);
+	# The keys' index as a hash of the loop's own: a look-up by an
+	# expression through a reference costs an op more per line.
+	my %kidx = %$kidx;
+	$tr->{kidx} = \%kidx;
 
 	my @code = ('$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),',
 		'	index($_, " ", $p3 + 1) - $p3, "");',
-		'$i = $kidx->{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
+		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
 		'	(other_line($tr) ? next : last);',
 		'$t = $task_tx->{$pt} // task_of($tr, $pt);',
 		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts);');
