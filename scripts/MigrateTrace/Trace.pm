@@ -299,6 +299,7 @@ sub task_of {
 		push @{$tr->{t_pass}}, $tr->{task_filters} ? task_pass($tr, $pid + 0) : 1;
 		push @{$tr->{tn}}, 0;
 		$tr->{t_lastkey}[$t] = -1;
+		$tr->{t_lastts}[$t] = -9**9**9;	# no move yet: none is recent
 		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
 	}
 	$tr->{task_tx}{$text} = $t;	# as written (' 007')
@@ -569,10 +570,11 @@ sub compile_loop {
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
 	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
 	push @code, '$pc->[$k_fs->[$i]]++;' if $tr->{period_ns};
-	push @code, 'pingpong($tr, $i, $t, $ts) if $k_rev->[$i] == $k_pair->[$t_lastkey->[$t]] && ' .
-		'$ts - $t_lastts->[$t] <= $pp_ns;',
-		'$t_lastkey->[$t] = $i;',
-		'$t_lastts->[$t] = $ts;'
+	# A ping-pong, in one statement (a statement costs an op per line);
+	# the time test first, as it fails more often.
+	push @code, '($ts - $t_lastts->[$t] <= $pp_ns && ' .
+		'$k_rev->[$i] == $k_pair->[$t_lastkey->[$t]] and pingpong($tr, $i, $t, $ts)),',
+		'	$t_lastkey->[$t] = $i, $t_lastts->[$t] = $ts;'
 		if defined $pp_ns;
 	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
 	# Lines that do not begin with 0 are comments, blank or malformed.
