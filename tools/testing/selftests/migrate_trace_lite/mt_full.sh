@@ -63,7 +63,8 @@ wait $s 2>/dev/null
 mt_save "$T"
 mt_events "$T" task_list | awk '{ print $1 }' >"$TMPD/listed"
 echo "# $(wc -l <"$TMPD/listed") tasks listed; $tasks processes before the start"
-check "its task list names all $(wc -l <"$TMPD/alive") processes that lived through it, untruncated" \
+alive=$(wc -l <"$TMPD/alive")
+check "its task list names all $alive processes that lived through it, untruncated" \
 	"$([ "$(wc -l <"$TMPD/alive")" -gt 2000 ] && echo yes):$(
 	   awk 'NR == FNR { l[$1] = 1; next } !($1 in l)' "$TMPD/listed" "$TMPD/alive" | wc -l):$(
 	   grep -c '^# task_list_truncated' "$T")" "yes:0:0"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <grp.h>
 #include <poll.h>
+#include <linux/mempolicy.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -881,15 +882,12 @@ static void pin_list(pid_t pid, const char *list)
 		die("sched_setaffinity");
 }
 
-#define MT_MPOL_BIND			2
-#define MT_MPOL_F_NUMA_BALANCING	(1 << 13)
-
 /* Keep LEN bytes at BUF on NODE, still scanned by NUMA balancing. */
 static void bind_to_node(void *buf, size_t len, int node)
 {
 	unsigned long mask = 1UL << node;
 
-	if (syscall(SYS_mbind, buf, len, MT_MPOL_BIND | MT_MPOL_F_NUMA_BALANCING,
+	if (syscall(SYS_mbind, buf, len, MPOL_BIND | MPOL_F_NUMA_BALANCING,
 		    &mask, 8 * sizeof(mask), 0))
 		die("mbind");
 }
