@@ -10,7 +10,8 @@ build=$(realpath "$1") series=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 pristine=$build/pristine
 work=$build/series-check
-patches=("$series"/0[0-9][0-9][1-9]-*.patch)
+# Every patch but the cover letter (0000-): 0010- ends in 0 too.
+mapfile -t patches < <(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-')
 n=0
 ok() { echo "ok $((++n)) - $1"; }
 notok() { echo "not ok $((++n)) - $1"; [ -n "${2:-}" ] && sed 's/^/# /' "$2" | tail -15; }
