@@ -33,7 +33,9 @@ echo 400 >"$SCHED/scan_period_max_ms"
 mt_reset
 mt_start
 T=$TMPD/topo
-"$HELPER" numa 20 32 2 "$(node_cpus 0)" "$(node_cpus 1)"
+# Memory bound to its node, tasks free on every CPU: NUMA balancing has
+# to move each task back to its memory, to an idle CPU there.
+"$HELPER" numa 20 32 2 "$(node_cpus 0)" "$(node_cpus 1)" "0-$((NCPU - 1))"
 # Two CPUs of each node for two tasks of each, every other CPU busy: a
 # task's node has no idle CPU and no spare capacity, so NUMA balancing
 # swaps it with a task that wants the other node.
