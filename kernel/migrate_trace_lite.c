@@ -233,9 +233,10 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 {
 	unsigned int noted = mt_take_note(p);
 
-	switch (cause) {
-	case MT_CAUSE_TRY_TO_WAKE_UP:
+	/* Wakeups first: most migrations are theirs. */
+	if (likely(cause == MT_CAUSE_TRY_TO_WAKE_UP))
 		return mt_wakeup_reason(p, from, to, noted);
+	switch (cause) {
 	case MT_CAUSE_WAKE_UP_NEW_TASK:
 	case MT_CAUSE_MIGRATION_CPU_STOP:
 		return noted;
@@ -264,13 +265,21 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 			 reason >= MT_REASON_END))
 		return;
 	if (!reason)
-		reason = mt_reason(p, old_cpu, new_cpu, cause);
-	/* One timestamp: the trace and the stat put the event in one period. */
-	now = local_clock();
+		why = MT_WHY(cause, mt_reason(p, old_cpu, new_cpu, cause));
+	/*
+	 * One timestamp: the trace and the stat put the event in one period.
+	 * local_clock() would only add a preemption guard around it, and
+	 * interrupts are off.  Few values live across the call: the task's
+	 * CPU is read again.  Every hook runs right before set_task_cpu()
+	 * or its equivalent, under what serializes it (p->pi_lock for a
+	 * task on no runqueue, its runqueue's lock for a queued one), so
+	 * the CPU cannot change in between; a new hook site must do the same.
+	 */
+	now = local_clock_noinstr();
 	if (mt_trace_running())
-		mt_log_migration(p, old_cpu, new_cpu, MT_WHY(cause, reason), now);
+		mt_log_migration(p, task_cpu(p), new_cpu, why, now);
 	if (ms_stat_running())
-		ms_count(cause, reason, now);
+		ms_count(why & 0xff, why >> 8, now);
 }
 
 void __mt_copy_process(struct task_struct *p)

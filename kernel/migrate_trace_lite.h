@@ -184,13 +184,83 @@ static inline struct mt_rec *mt_chunk_rec(struct mt_chunk *c, unsigned int off)
 	return (struct mt_rec *)((char *)c + MT_CHUNK_HDR + off);
 }
 
+void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
+			 unsigned int type, u64 ts);
+
+/*
+ * Writing (migrate_trace_lite_ring.c has the slow path).  The fast path
+ * is inline: it runs for every event, and a call and return cost more
+ * than the few instructions they would wrap.
+ */
+static __always_inline void mt_ring_publish(struct mt_ring *r,
+					    unsigned int len)
+{
+	r->wtail += len;
+	/* The record is written before a reader can see it committed. */
+	smp_store_release(&r->wchunk->commit, r->wtail);
+}
+
+static __always_inline struct mt_rec *mt_ring_fill(struct mt_ring *r,
+						   unsigned int len,
+						   unsigned int type, u64 ts)
+{
+	struct mt_rec *rec = mt_chunk_rec(r->wchunk, r->wtail);
+
+	rec->delta = ts - r->wbase;
+	rec->type = type;
+	rec->reason = 0;
+	rec->len = len;
+	return rec;
+}
+
+/* The record at @r's tail, or NULL if the ring is full (overwrite off). */
+static __always_inline struct mt_rec *mt_ring_reserve(struct mt_ring *r,
+						      unsigned int len,
+						      unsigned int type, u64 ts)
+{
+	/* A first record, a delta past 32 bits or a full chunk: rarely. */
+	if (unlikely(!r->wtail || ts - r->wbase > U32_MAX ||
+		     r->wtail + len > mt_chunk_payload()))
+		return mt_ring_write_slow(r, len, type, ts);
+	return mt_ring_fill(r, len, type, ts);
+}
+
+/* Publish @r's record of @len bytes at the tail. */
+static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
+{
+	local64_inc(&r->entries);
+	mt_ring_publish(r, len);
+}
+
+/**
+ * mt_ring_write() - append a record to this CPU's ring
+ * @len: its size, mt_rec_size(@type)
+ * @type: enum mt_cause or enum mt_event
+ * @ts: its time, local_clock() (or local_clock_noinstr()) of this CPU,
+ *	taken with interrupts off
+ *
+ * Fills the header; the caller fills the rest and calls mt_ring_commit().
+ * Interrupts must stay disabled from the timestamp to the commit.
+ *
+ * Return: the record, or NULL if the ring is full (overwrite off).
+ */
+static __always_inline void *mt_ring_write(unsigned int len, unsigned int type,
+					   u64 ts)
+{
+	return mt_ring_reserve(this_cpu_ptr(&mt_rings), len, type, ts);
+}
+
+/* Publish the record mt_ring_write() returned. */
+static __always_inline void mt_ring_commit(void *rec)
+{
+	mt_ring_advance(this_cpu_ptr(&mt_rings), ((struct mt_rec *)rec)->len);
+}
+
 /* migrate_trace_lite_ring.c */
 int mt_ring_alloc(unsigned long size_kb);
 void mt_ring_free(void);
 bool mt_ring_allocated(void);
 void mt_ring_reset(void);
-void *mt_ring_write(unsigned int len, unsigned int type, u64 ts);
-void mt_ring_commit(void *rec);
 void mt_ring_drop(u64 ts);
 unsigned int mt_rec_size(unsigned int type);
 bool mt_rec_valid(const struct mt_rec *rec, unsigned int room);
@@ -215,8 +285,7 @@ extern u64 mt_task_list_ts;
 extern int mt_task_list_cpu;
 extern unsigned long mt_task_list_truncated;
 bool mt_comm_lookup(pid_t pid, char *comm);
-void mt_log_migration(struct task_struct *p, unsigned int from,
-		      unsigned int to, unsigned int why, u64 now);
+void mt_buffer_full(u64 ts);
 void mt_log_comm(unsigned int type, struct task_struct *p);
 void mt_trace_init(struct dentry *dir);
 bool mt_trace_started(void);
@@ -282,6 +351,33 @@ static inline void mt_pipe_kick(void)
 		mt_pipe_kick_waiting();
 }
 
+/* migrate_trace_lite_trace.c, continued: the fast path, after the pipe */
+
+/*
+ * Log a migration; called by the hook with interrupts disabled.  Inline,
+ * as the ring's fast path: this is the work of every traced event.
+ */
+static __always_inline void mt_log_migration(struct task_struct *p,
+					     unsigned int from, unsigned int to,
+					     unsigned int why, u64 now)
+{
+	struct mt_ring *ring = this_cpu_ptr(&mt_rings);
+	struct mt_rec_migrate *r;
+
+	r = (struct mt_rec_migrate *)mt_ring_reserve(ring, sizeof(*r),
+						     why & 0xff, now);
+	if (unlikely(!r)) {
+		mt_buffer_full(now);
+		return;
+	}
+	r->hdr.reason = why >> 8;
+	r->from = from;
+	r->to = to;
+	r->pid = p->pid;
+	mt_ring_advance(ring, sizeof(*r));
+	mt_pipe_kick();
+}
+
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
 static inline bool mt_trace_running(void)
@@ -309,7 +405,15 @@ static inline void mt_trace_init(struct dentry *dir)
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 
-bool ms_stat_running(void);
+extern bool ms_collecting;		/* hooks count; read locklessly */
+
+/* Whether the hooks count; the per-CPU state set up before a start is seen. */
+static inline bool ms_stat_running(void)
+{
+	/* Pairs with the release of ms_start_locked(). */
+	return smp_load_acquire(&ms_collecting);
+}
+
 void ms_count(unsigned int cause, unsigned int reason, u64 now);
 void ms_stat_init(void);
 
@@ -339,7 +443,6 @@ int mt_reset_locked(void);
 #endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 extern unsigned long ms_period_msec;
-extern bool ms_collecting;
 extern u64 ms_start_ns;
 int ms_start_locked(void);
 void ms_stop_locked(void);

@@ -177,13 +177,6 @@ static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
 	return true;
 }
 
-static void mt_ring_publish(struct mt_ring *r, unsigned int len)
-{
-	r->wtail += len;
-	/* The record is written before a reader can see it committed. */
-	smp_store_release(&r->wchunk->commit, r->wtail);
-}
-
 /* Start a new time base at @ts: in this chunk if a time record fits. */
 static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 {
@@ -199,49 +192,25 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 	return true;
 }
 
-/**
- * mt_ring_write() - append a record to this CPU's ring
- * @len: its size, mt_rec_size(@type)
- * @type: enum mt_cause or enum mt_event
- * @ts: its time, local_clock() of this CPU, taken with interrupts off
- *
- * Fills the header; the caller fills the rest and calls mt_ring_commit().
- * Interrupts must stay disabled from the timestamp to the commit.
- *
- * Return: the record, or NULL if the ring is full (overwrite off).
+/*
+ * The slow path of mt_ring_write(): the ring's first record, a time base
+ * 32 bits behind @ts, or a record that does not fit in the chunk.
  */
-void *mt_ring_write(unsigned int len, unsigned int type, u64 ts)
+__cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
+				unsigned int type, u64 ts)
 {
-	struct mt_ring *r = this_cpu_ptr(&mt_rings);
-	struct mt_rec *rec;
-
-	if (unlikely(!r->wtail)) {
+	if (!r->wtail) {
 		/* An empty chunk starts its time base at its first record. */
 		WRITE_ONCE(r->wchunk->base_ts, ts);
 		r->wbase = ts;
 	}
 	if (unlikely(ts < r->wbase))
 		ts = r->wbase;		/* cannot happen: one CPU's clock */
-	if (unlikely(ts - r->wbase > U32_MAX) && !mt_ring_rebase(r, len, ts))
+	if (ts - r->wbase > U32_MAX && !mt_ring_rebase(r, len, ts))
 		return NULL;
-	if (unlikely(r->wtail + len > mt_chunk_payload()) &&
-	    !mt_ring_next_chunk(r, ts))
+	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))
 		return NULL;
-	rec = mt_chunk_rec(r->wchunk, r->wtail);
-	rec->delta = ts - r->wbase;
-	rec->type = type;
-	rec->reason = 0;
-	rec->len = len;
-	return rec;
-}
-
-/* Publish the record mt_ring_write() returned. */
-void mt_ring_commit(void *rec)
-{
-	struct mt_ring *r = this_cpu_ptr(&mt_rings);
-
-	local64_inc(&r->entries);
-	mt_ring_publish(r, ((struct mt_rec *)rec)->len);
+	return mt_ring_fill(r, len, type, ts);
 }
 
 /* A record was refused: count it; the first refusal's time is kept. */

@@ -94,7 +94,7 @@ static_assert(sizeof_field(struct ms_cpu, count[0]) == sizeof(u64));
 /* The history: MS_NR_PERIODS rows of MS_NR_COLS counters. */
 static atomic64_t *ms_hist;
 
-VISIBLE_IF_KUNIT bool ms_collecting;	/* hooks count; read locklessly */
+bool ms_collecting;			/* see ms_stat_running() */
 /* Under mt_mutex: */
 static bool ms_holds_hooks;
 static bool ms_started;			/* a collection ran since the reset */
@@ -107,12 +107,6 @@ static u64 ms_complete;			/* rows final after the stop */
 static struct timespec64 ms_start_wall;
 static unsigned int ms_readers;
 static atomic_long_t ms_dropped;
-
-bool ms_stat_running(void)
-{
-	/* See the per-CPU state ms_start_locked() set up before its release. */
-	return smp_load_acquire(&ms_collecting);
-}
 
 static atomic64_t *ms_row(u64 period)
 {

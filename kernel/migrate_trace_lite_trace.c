@@ -124,7 +124,8 @@ static void mt_full_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
 
-static void mt_buffer_full(u64 ts)
+/* A record was refused: count it, and stop a trace that does not overwrite. */
+void mt_buffer_full(u64 ts)
 {
 	mt_ring_drop(ts);
 	if (READ_ONCE(mt_tracing)) {
@@ -138,24 +139,6 @@ static void mt_commit(void *rec)
 {
 	mt_ring_commit(rec);
 	mt_pipe_kick();
-}
-
-/* Called by the hook with interrupts disabled. */
-void mt_log_migration(struct task_struct *p, unsigned int from,
-		      unsigned int to, unsigned int why, u64 now)
-{
-	struct mt_rec_migrate *r;
-
-	r = mt_ring_write(sizeof(*r), why & 0xff, now);
-	if (unlikely(!r)) {
-		mt_buffer_full(now);
-		return;
-	}
-	r->hdr.reason = why >> 8;
-	r->from = from;
-	r->to = to;
-	r->pid = p->pid;
-	mt_commit(r);
 }
 
 /*
