@@ -94,12 +94,13 @@ sub strip_ifdef {
 # Cut a later file's feature FEATURE (pipe, oops) out of an earlier step:
 # statements that call mt_FEATURE_*() on a line of their own, conditions
 # "|| mt_FEATURE_*()", and in a header the block of declarations under
-# "/* migrate_trace_lite_FEATURE.c */" and its line in the file list.
+# "/* migrate_trace_lite_FEATURE.c */" (up to the next such heading, which
+# may go on after the file name) and its line in the file list.
 sub cut_feature {
 	my ($text, $file, @features) = @_;
 	for my $f (@features) {
 		if ($file =~ /\.h$/) {
-			$text =~ s{^/\* migrate_trace_lite_$f\.c \*/\n.*?(?=^/\* migrate_trace_lite_\w+\.c \*/\n|^#else|^#endif)}{}ms
+			$text =~ s{^/\* migrate_trace_lite_$f\.c \*/\n.*?(?=^/\* migrate_trace_lite_\w+\.c\b[^\n]*\*/\n|^#else|^#endif)}{}ms
 				or die "$P: no declarations of migrate_trace_lite_$f.c in $file\n";
 			$text =~ s{^ \*   migrate_trace_lite_$f\.c .*\n}{}m;
 		}
