@@ -14,6 +14,9 @@ K=1000		# affinity round trips per process
 PP=2000		# ping-pong round trips
 
 STREAM=${MT_BENCH_STREAM:-60}	# seconds of the streaming runs
+# "events": the per-event costs only (section 1), for a quick look at a
+# change of the hook (APPEND="MT_BENCH_PARTS=events MT_BENCH_ROUNDS=20").
+PARTS=${MT_BENCH_PARTS:-all}
 
 quiet() {
 	[ -n "${reader:-}" ] && kill "$reader" 2>/dev/null && wait "$reader" 2>/dev/null
@@ -44,11 +47,11 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mstat off ftrace empty; do
+	for v in mt mtpipe mtflight mstat off ftrace clock empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
-		empty) what=empty ;;
+		clock|empty) what=$v ;;
 		*) what=hook ;;
 		esac
 		# Untimed first: under TCG, code patched by a static key
@@ -57,6 +60,7 @@ for r in $(seq "$ROUNDS"); do
 		echo "$what $N" >$MT/bench
 		echo "event $v $(cut -d' ' -f3 $MT/bench) $N"
 	done
+	[ "$PARTS" = events ] && continue
 	for cfg in none mt mstat both ftrace; do
 		setup $cfg
 		$H bench-affinity 50 2 >/dev/null	# warm-up, as above
@@ -87,6 +91,7 @@ for r in $(seq "$ROUNDS"); do
 	     END { if (e) printf "size ftrace %.3f %d %d\n", b / e, e, o }' $TR/per_cpu/cpu*/stats
 done
 quiet
+[ "$PARTS" = events ] && exit 0
 
 # Streaming: an affinity storm with a reader of trace_pipe the whole time
 # (migrate_record, 64 KiB buffers: nothing may be lost), then the same
