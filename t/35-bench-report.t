@@ -46,6 +46,7 @@ my %good = (mt => 12, mstat => 8, off => 1.0, ftrace => 100, empty => 1.0,
 	    aff_none => 1e9, aff_mt => 1.01e9, aff_mstat => 1e9, aff_both => 1.02e9,
 	    aff_ftrace => 1.2e9, read_ft => 3000, size_mt => 16.2);
 my $out = report(%good);
+unlike($out, qr/icount/, 'no instruction table without an -icount run');
 like($out, qr/\(a\) hook, mt tracing \(with reasons\)\s+12\.0\s+0\.120\s+<= 0\.15 PASS/, 'mt per-event median and ratio; PASS');
 like($out, qr/\(b\) hook, mstat collecting\s+8\.0\s+0\.080\s+<= 0\.10 PASS/, 'mstat ratio; PASS');
 like($out, qr/mt keeps >= 0\.98 of the affinity throughput: 0\.990 PASS/, 'throughput ratio; PASS');
@@ -147,4 +148,24 @@ like($out, qr/^memory: --stats --summary_pid peaks at 9001 KiB on 250000 events 
      'tools: the memory on a quarter of the trace and on all of it');
 $err = `$top/harness/bench-tools-report.pl $dir/empty 2>&1`;
 ok($? != 0 && $err =~ /no measurements/, 'tools: an empty raw file is an error');
+# With the -icount run (a 4th argument), the targets are judged on its
+# instruction counts; the TCG times stay, unjudged.
+open(my $ic, '>', "$dir/icount") or die;
+for my $r (0 .. 2) {
+	printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
+		[mt => 30], [mtpipe => 19], [mtflight => 21], [mstat => 9], [off => 4],
+		[ftrace => 100], [empty => 3], [clock => 7];
+}
+close($ic);
+open($ic, '>', "$dir/nosites") or die;
+close($ic);
+$out = `$top/harness/bench-report.pl $dir/raw testhost $dir/nosites $dir/icount`;
+like($out, qr/guest instructions per call \(QEMU -icount, exact\)/, 'instruction table heads section 1');
+like($out, qr/\(a\) hook, mt tracing \(with reasons\)\s+30\.0\s+0\.300\s+<= 0\.15 MISS/, 'mt judged on instructions');
+like($out, qr/\(a2\) hook, mt, trace_pipe reader draining\s+19\.0\s+0\.190\s+<= 0\.20 PASS/, 'pipe judged on instructions: PASS');
+like($out, qr/\(a3\) hook, mt flight recorder recycling\s+21\.0\s+0\.210\s+<= 0\.20 MISS/, 'flight judged on instructions: MISS');
+like($out, qr/\(f\) local_clock\(\) alone: every event pays it\s+7\.0\s+0\.070$/m, 'the clock floor, unjudged');
+my ($tcg) = $out =~ /TCG time of the same calls(.*?)\n\n/s;
+ok(defined $tcg && $tcg !~ /PASS|MISS/, 'TCG times are not judged when instructions are there');
+
 done_testing();
