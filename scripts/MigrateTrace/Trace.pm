@@ -517,6 +517,20 @@ sub print_migration {
 
 # ---- the loop ------------------------------------------------------------------
 
+# The arrays and hashes of the trace object that the loop's code names
+# (@NAME, %NAME), as perl code that declares each a lexical of the loop's
+# own, filled from the object, which then points to it: the subs the loop
+# calls add to the same one.  An element of a lexical costs less than one
+# through a reference, above all when stored to or counted in (no check
+# that the reference is there).
+my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass t_cls k_cls k_pair k_rev t_lastts t_lastkey);
+my @loop_hashes = qw(kidx task_tx begin_need);
+
+sub own_vars {
+	return join('', (map { "my \@$_ = \@{\$tr->{$_}}; \$tr->{$_} = \\\@$_;\n" } @loop_arrays),
+		    (map { "my %$_ = %{\$tr->{$_}}; \$tr->{$_} = \\%$_;\n" } @loop_hashes));
+}
+
 # The body for each line, put together for the options given.  Four
 # index()es find the pid, which a substr() cuts out of the line; a look-up
 # of the rest after the timestamp (the key) and one of the pid's text give
@@ -524,64 +538,57 @@ sub print_migration {
 # only the work of the options given.  A key or pid seen for the first
 # time is checked whole; a line whose key is not a migration's is another
 # event, handled whole again (uncut() puts the pid back).  The arrays and
-# hashes of the trace object are reached through lexicals, and its
-# scalars prev, begun and period_end are aliased by foreach, so that the
-# subs the loop calls see and change the same values.  Each statement
-# and block costs an op or more per line (a block two, entering and
-# leaving it): the body is no block but a test that leaves the loop body
-# early, and the cut and the order check are one statement each.
+# hashes the body reads and counts in are lexicals of the loop's own, which
+# the trace object then points to (see own_vars()), and its scalars prev,
+# begun and period_end are aliased by foreach, so that the subs the loop
+# calls see and change the same values.  Each statement and block costs
+# an op or more per line (a block two, entering and leaving it): the body
+# is no block but a test that leaves the loop body early, and the cut and
+# the order check are one statement each.
 sub compile_loop {
 	my ($tr) = @_;
 	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
-	my ($kidx, $task_tx, $k_pass, $t_pass, $kn, $tn, $t_cls, $k_cls, $pc, $k_fs) =
-		@$tr{qw(kidx task_tx k_pass t_pass kn tn t_cls k_cls pc k_fs)};
-	my ($k_pair, $k_rev, $t_lastts, $t_lastkey, $begin_need) =
-		@$tr{qw(k_pair k_rev t_lastts t_lastkey begin_need)};
 	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
 	my ($p3, $pt, $i, $t, $ts, $w);
-	# The keys' index as a hash of the loop's own: a look-up by an
-	# expression through a reference costs an op more per line.
-	my %kidx = %$kidx;
-	$tr->{kidx} = \%kidx;
 
 	my @code = ('$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),',
 		'	index($_, " ", $p3 + 1) - $p3, "");',
 		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
 		'	(other_line($tr) ? next : last);',
-		'$t = $task_tx->{$pt} // task_of($tr, $pt);',
+		'$t = $task_tx{$pt} // task_of($tr, $pt);',
 		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts);');
 	push @code, '$ts >= $end_at and (end_window($tr, $end_at), last);'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
 	# reached, skips the line at once.
-	push @code, 'unless ($begun) { next if %$begin_need || $ts < $begin_floor; ' .
+	push @code, 'unless ($begun) { next if %begin_need || $ts < $begin_floor; ' .
 		'$w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
 		if $tr->{has_begin};
 	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
-	push @code, '$k_pass->[$i] or next;' if $tr->{static_filters};
-	push @code, '$t_pass->[$t] or next;' if $tr->{task_filters};
+	push @code, '$k_pass[$i] or next;' if $tr->{static_filters};
+	push @code, '$t_pass[$t] or next;' if $tr->{task_filters};
 	# The counts per key are what --stats, --topology and --pingpong
 	# print; --summary_pid, the period series, the listings and the first
 	# pass of --min_count do not read them, and a statement less is a
 	# twentieth of what a line costs.
-	push @code, '$kn->[$i]++;'
+	push @code, '$kn[$i]++;'
 		if !$tr->{pass_no} && ($opt->{stats} || $opt->{topology} || defined $pp_ns);
-	push @code, '$tn->[$t]++;'
+	push @code, '$tn[$t]++;'
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
-	push @code, '$t_cls->[$t][$k_cls->[$i]]++;' if $opt->{topology};
-	push @code, '$pc->[$k_fs->[$i]]++;' if $tr->{period_ns};
+	push @code, '$t_cls[$t][$k_cls[$i]]++;' if $opt->{topology};
+	push @code, '$pc[$k_fs[$i]]++;' if $tr->{period_ns};
 	# A ping-pong, in one statement (a statement costs an op per line);
 	# the time test first, as it fails more often.
-	push @code, '($ts - $t_lastts->[$t] <= $pp_ns && ' .
-		'$k_rev->[$i] == $k_pair->[$t_lastkey->[$t]] and pingpong($tr, $i, $t, $ts)),',
-		'	$t_lastkey->[$t] = $i, $t_lastts->[$t] = $ts;'
+	push @code, '($ts - $t_lastts[$t] <= $pp_ns && ' .
+		'$k_rev[$i] == $k_pair[$t_lastkey[$t]] and pingpong($tr, $i, $t, $ts)),',
+		'	$t_lastkey[$t] = $i, $t_lastts[$t] = $ts;'
 		if defined $pp_ns;
 	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
 	# Lines that do not begin with 0 are comments, blank or malformed.
 	my $body = join("\n\t", 'ord($_) == 48 or (other_line($tr) ? next : last);', @code);
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
-	my $src = "sub {\nmy (\$line, \$fh) = \@_;\n" .
+	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
 		"for my \$prev (\$tr->{prev}) { for my \$begun (\$tr->{begun}) {\n" .
 		"for my \$period_end (\$tr->{period_end}) {\n" .
 		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
