@@ -545,49 +545,54 @@ sub own_vars {
 # begun and period_end are aliased by foreach, so that the subs the loop
 # calls see and change the same values.  Each statement and block costs
 # an op or more per line (a block two, entering and leaving it): the body
-# is no block but a test that leaves the loop body early, and the cut and
-# the order check are one statement each.
-sub compile_loop {
+# is one statement, a list of the steps below, which next and last leave
+# early.
+sub loop_steps {
 	my ($tr) = @_;
-	my ($opt, $filter, $lists) = @$tr{qw(opt filter lists)};
-	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
-	my ($p3, $pt, $i, $t, $ts, $w);
-
-	my @code = ('$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),',
-		'	index($_, " ", $p3 + 1) - $p3, "");',
-		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //',
-		'	(other_line($tr) ? next : last);',
-		'$t = $task_tx{$pt} // task_of($tr, $pt);',
-		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts);');
-	push @code, '$ts >= $end_at and (end_window($tr, $end_at), last);'
+	my ($opt, $lists, $pp_ns) = @$tr{qw(opt lists pp_ns)};
+	my @steps = (
+		# Lines that do not begin with 0 are comments, blank or malformed.
+		'ord($_) == 48 or (other_line($tr) ? next : last)',
+		'$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),
+		index($_, " ", $p3 + 1) - $p3, "")',
+		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //
+		(other_line($tr) ? next : last)',
+		'$t = $task_tx{$pt} // task_of($tr, $pt)',
+		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts)');
+	push @steps, '$ts >= $end_at and (end_window($tr, $end_at), last)'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
 	# reached, skips the line at once.
-	push @code, 'unless ($begun) { next if %begin_need || $ts < $begin_floor; ' .
-		'$w = in_window($tr, $ts, undef); last unless defined $w; next unless $w; }'
+	push @steps, '$begun or (%begin_need || $ts < $begin_floor ? next :
+		($w = in_window($tr, $ts, undef)) or (defined $w ? next : last))'
 		if $tr->{has_begin};
-	push @code, '$ts >= $period_end and periods_until($tr, $ts);' if $tr->{period_ns};
-	push @code, '$k_pass[$i] or next;' if $tr->{static_filters};
-	push @code, '$t_pass[$t] or next;' if $tr->{task_filters};
+	push @steps, '$ts >= $period_end and periods_until($tr, $ts)' if $tr->{period_ns};
+	push @steps, '$k_pass[$i] or next' if $tr->{static_filters};
+	push @steps, '$t_pass[$t] or next' if $tr->{task_filters};
 	# The counts per key are what --stats, --topology and --pingpong
 	# print; --summary_pid, the period series, the listings and the first
-	# pass of --min_count do not read them, and a statement less is a
+	# pass of --min_count do not read them, and a step less is a
 	# twentieth of what a line costs.
-	push @code, '$kn[$i]++;'
+	push @steps, '$kn[$i]++'
 		if !$tr->{pass_no} && ($opt->{stats} || $opt->{topology} || defined $pp_ns);
-	push @code, '$tn[$t]++;'
+	push @steps, '$tn[$t]++'
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
-	push @code, '$t_cls[$t][$k_cls[$i]]++;' if $opt->{topology};
-	push @code, '$pc[$k_fs[$i]]++;' if $tr->{period_ns};
-	# A ping-pong, in one statement (a statement costs an op per line);
-	# the time test first, as it fails more often.
-	push @code, '($ts - $t_lastts[$t] <= $pp_ns && ' .
-		'$k_rev[$i] == $k_pair[$t_lastkey[$t]] and pingpong($tr, $i, $t, $ts)),',
-		'	$t_lastkey[$t] = $i, $t_lastts[$t] = $ts;'
+	push @steps, '$t_cls[$t][$k_cls[$i]]++' if $opt->{topology};
+	push @steps, '$pc[$k_fs[$i]]++' if $tr->{period_ns};
+	# A ping-pong: the time test first, as it fails more often.
+	push @steps, '$ts - $t_lastts[$t] <= $pp_ns && $k_rev[$i] == $k_pair[$t_lastkey[$t]] and
+		pingpong($tr, $i, $t, $ts)', '$t_lastkey[$t] = $i', '$t_lastts[$t] = $ts'
 		if defined $pp_ns;
-	push @code, 'print_migration($tr, $i, $t, $ts);' if $opt->{migrate} && !$tr->{pass_no};
-	# Lines that do not begin with 0 are comments, blank or malformed.
-	my $body = join("\n\t", 'ord($_) == 48 or (other_line($tr) ? next : last);', @code);
+	push @steps, 'print_migration($tr, $i, $t, $ts)' if $opt->{migrate} && !$tr->{pass_no};
+	return @steps;
+}
+
+sub compile_loop {
+	my ($tr) = @_;
+	my ($end_at, $begin_floor, $pp_ns) = @$tr{qw(end_at begin_floor pp_ns)};
+	my ($p3, $pt, $i, $t, $ts, $w);
+	my $body = join(",\n\t", map { "($_)" } loop_steps($tr)) . ';';
+
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
 	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
