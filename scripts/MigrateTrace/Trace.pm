@@ -550,6 +550,10 @@ sub own_vars {
 sub loop_steps {
 	my ($tr) = @_;
 	my ($opt, $lists, $pp_ns) = @$tr{qw(opt lists pp_ns)};
+	# The task's index is for the task filters and the outputs per task;
+	# for the others the look-up only checks the pid.
+	my $need_t = $tr->{task_filters} || $tr->{pass_no} || defined $pp_ns ||
+		grep { $opt->{$_} } qw(summary_pid topology migrate);
 	my @steps = (
 		# Lines that do not begin with 0 are comments, blank or malformed.
 		'ord($_) == 48 or (other_line($tr) ? next : last)',
@@ -557,7 +561,7 @@ sub loop_steps {
 		index($_, " ", $p3 + 1) - $p3, "")',
 		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //
 		(other_line($tr) ? next : last)',
-		'$t = $task_tx{$pt} // task_of($tr, $pt)',
+		($need_t ? '$t = ' : '') . '$task_tx{$pt} // task_of($tr, $pt)',
 		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts)');
 	push @steps, '$ts >= $end_at and (end_window($tr, $end_at), last)'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
