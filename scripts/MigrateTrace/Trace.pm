@@ -582,7 +582,10 @@ sub loop_steps {
 	push @steps, '$tn[$t]++'
 		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
 	push @steps, '$t_cls[$t][$k_cls[$i]]++' if $opt->{topology};
-	push @steps, '$pc[$k_fs[$i]]++' if $tr->{period_ns};
+	# With no field groups but --period_all every migration counts in the
+	# same set of fields, the first.
+	push @steps, (grep { $_->[0] ne 'all' } @{$tr->{groups}}) ? '$pc[$k_fs[$i]]++' : '$pc[0]++'
+		if $tr->{period_ns};
 	# A ping-pong: the time test first, as it fails more often.
 	push @steps, '$ts - $t_lastts[$t] <= $pp_ns && $k_rev[$i] == $k_pair[$t_lastkey[$t]] and
 		pingpong($tr, $i, $t, $ts)', '$t_lastkey[$t] = $i', '$t_lastts[$t] = $ts'
