@@ -4,14 +4,15 @@
 # (filters, windows, every summary, every period series, ping-pongs,
 # topology), the CPU time, events per second and peak memory, next to
 # the CPU time of the floor -- a bare perl -ne '@f = split' loop over the
-# same file -- measured in the same run, rounds interleaved; medians and
-# ratios by harness/bench-tools-report.pl.  Target: every option set
+# same file -- measured in the same run, rounds interleaved (5 by
+# default); the least CPU time of each and the ratios by
+# harness/bench-tools-report.pl.  Target: every option set
 # within 2 x the floor.  Numbers are for reading: no test depends on them
 # (t/35 checks the report's arithmetic on synthetic numbers).
 #
 #   bench-tools.sh OUTFILE [N [ROUNDS]]
 set -euo pipefail
-out=$1 n=${2:-1000000} rounds=${3:-3}
+out=$1 n=${2:-1000000} rounds=${3:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
