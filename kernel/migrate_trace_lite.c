@@ -249,6 +249,26 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 	}
 }
 
+/* The stat's part of a migration, the last of the hook's work. */
+static __always_inline void mt_count(unsigned int why, u64 now)
+{
+	if (ms_stat_running())
+		ms_count(why & 0xff, why >> 8, now);
+}
+
+/*
+ * The hook's rare case, out of its line so that its fast path keeps few
+ * values in saved registers: the ring needs its slow path (a new chunk
+ * or time base, or it is full).
+ */
+static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
+						  unsigned int to,
+						  unsigned int why, u64 now)
+{
+	mt_log_migration_slow(p, task_cpu(p), to, why, now);
+	mt_count(why, now);
+}
+
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		       unsigned int why)
 {
@@ -276,10 +296,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	 * the CPU cannot change in between; a new hook site must do the same.
 	 */
 	now = local_clock_noinstr();
-	if (mt_trace_running())
-		mt_log_migration(p, task_cpu(p), new_cpu, why, now);
-	if (ms_stat_running())
-		ms_count(why & 0xff, why >> 8, now);
+	if (mt_trace_running() &&
+	    unlikely(!mt_log_migration_fast(p, task_cpu(p), new_cpu, why, now))) {
+		/* Last: a tail call where the compiler makes one. */
+		mt_log_slow_and_count(p, new_cpu, why, now);
+		return;
+	}
+	mt_count(why, now);
 }
 
 void __mt_copy_process(struct task_struct *p)

@@ -185,32 +185,45 @@ static inline struct mt_rec *mt_chunk_rec(struct mt_chunk *c, unsigned int off)
 }
 
 void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
-			 unsigned int type, u64 ts);
+			 unsigned int type, unsigned int reason, u64 ts);
 
 /*
  * Writing (migrate_trace_lite_ring.c has the slow path).  The fast path
  * is inline: it runs for every event, and a call and return cost more
  * than the few instructions they would wrap.
  */
+
+/* Publish the records of @c, @r's chunk being written, up to @tail. */
 static __always_inline void mt_ring_publish(struct mt_ring *r,
-					    unsigned int len)
+					    struct mt_chunk *c,
+					    unsigned int tail)
 {
-	r->wtail += len;
+	r->wtail = tail;
 	/* The record is written before a reader can see it committed. */
-	smp_store_release(&r->wchunk->commit, r->wtail);
+	smp_store_release(&c->commit, tail);
 }
 
 static __always_inline struct mt_rec *mt_ring_fill(struct mt_ring *r,
 						   unsigned int len,
-						   unsigned int type, u64 ts)
+						   unsigned int type,
+						   unsigned int reason, u64 ts)
 {
 	struct mt_rec *rec = mt_chunk_rec(r->wchunk, r->wtail);
 
 	rec->delta = ts - r->wbase;
 	rec->type = type;
-	rec->reason = 0;
+	rec->reason = reason;
 	rec->len = len;
 	return rec;
+}
+
+/* Whether a record of @len bytes at @ts goes at @r's tail as it is. */
+static __always_inline bool mt_ring_fits(struct mt_ring *r, unsigned int len,
+					 u64 ts)
+{
+	/* Not for a first record, a delta past 32 bits or a full chunk. */
+	return likely(r->wtail && ts - r->wbase <= U32_MAX &&
+		      r->wtail + len <= mt_chunk_payload());
 }
 
 /* The record at @r's tail, or NULL if the ring is full (overwrite off). */
@@ -218,18 +231,16 @@ static __always_inline struct mt_rec *mt_ring_reserve(struct mt_ring *r,
 						      unsigned int len,
 						      unsigned int type, u64 ts)
 {
-	/* A first record, a delta past 32 bits or a full chunk: rarely. */
-	if (unlikely(!r->wtail || ts - r->wbase > U32_MAX ||
-		     r->wtail + len > mt_chunk_payload()))
-		return mt_ring_write_slow(r, len, type, ts);
-	return mt_ring_fill(r, len, type, ts);
+	if (unlikely(!mt_ring_fits(r, len, ts)))
+		return mt_ring_write_slow(r, len, type, 0, ts);
+	return mt_ring_fill(r, len, type, 0, ts);
 }
 
-/* Publish @r's record of @len bytes at the tail. */
+/* Publish @r's record of @len bytes at the tail: one more logged. */
 static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
 {
 	local64_inc(&r->entries);
-	mt_ring_publish(r, len);
+	mt_ring_publish(r, r->wchunk, r->wtail + len);
 }
 
 /**
@@ -353,27 +364,60 @@ static inline void mt_pipe_kick(void)
 
 /* migrate_trace_lite_trace.c, continued: the fast path, after the pipe */
 
+static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
+					      struct task_struct *p,
+					      unsigned int from,
+					      unsigned int to)
+{
+	r->from = from;
+	r->to = to;
+	r->pid = p->pid;
+}
+
 /*
- * Log a migration; called by the hook with interrupts disabled.  Inline,
- * as the ring's fast path: this is the work of every traced event.
+ * Log a migration on the ring's fast path; called by the hook with
+ * interrupts disabled.  Inline: this is the work of every traced event.
+ * Return: false, having written nothing, when the record needs the
+ * ring's slow path.  The hook then calls mt_log_migration_slow() out of
+ * its line, so that few of its values live in saved registers.
  */
-static __always_inline void mt_log_migration(struct task_struct *p,
-					     unsigned int from, unsigned int to,
-					     unsigned int why, u64 now)
+static __always_inline bool mt_log_migration_fast(struct task_struct *p,
+						  unsigned int from,
+						  unsigned int to,
+						  unsigned int why, u64 now)
+{
+	struct mt_ring *ring = this_cpu_ptr(&mt_rings);
+	struct mt_rec_migrate *r;
+	/* Read before the record's stores, which may alias them. */
+	struct mt_chunk *c = ring->wchunk;
+	unsigned int tail = ring->wtail + sizeof(*r);
+
+	if (unlikely(!mt_ring_fits(ring, sizeof(*r), now)))
+		return false;
+	r = (struct mt_rec_migrate *)mt_ring_fill(ring, sizeof(*r), why & 0xff,
+						  why >> 8, now);
+	mt_fill_migration(r, p, from, to);
+	local64_inc(&ring->entries);
+	mt_ring_publish(ring, c, tail);
+	mt_pipe_kick();
+	return true;
+}
+
+/* Log a migration that needs the ring's slow path: the hook's rare case. */
+static __always_inline void mt_log_migration_slow(struct task_struct *p,
+						  unsigned int from,
+						  unsigned int to,
+						  unsigned int why, u64 now)
 {
 	struct mt_ring *ring = this_cpu_ptr(&mt_rings);
 	struct mt_rec_migrate *r;
 
-	r = (struct mt_rec_migrate *)mt_ring_reserve(ring, sizeof(*r),
-						     why & 0xff, now);
+	r = mt_ring_write_slow(ring, sizeof(*r), why & 0xff, why >> 8, now);
 	if (unlikely(!r)) {
 		mt_buffer_full(now);
 		return;
 	}
-	r->hdr.reason = why >> 8;
-	r->from = from;
-	r->to = to;
-	r->pid = p->pid;
+	mt_fill_migration(r, p, from, to);
 	mt_ring_advance(ring, sizeof(*r));
 	mt_pipe_kick();
 }
@@ -385,9 +429,17 @@ static inline bool mt_trace_running(void)
 	return false;
 }
 
-static inline void mt_log_migration(struct task_struct *p, unsigned int from,
-				    unsigned int to, unsigned int why, u64 now)
+static inline void mt_log_migration_slow(struct task_struct *p,
+					 unsigned int from, unsigned int to,
+					 unsigned int why, u64 now)
 {
+}
+
+static inline bool mt_log_migration_fast(struct task_struct *p,
+					 unsigned int from, unsigned int to,
+					 unsigned int why, u64 now)
+{
+	return true;
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)

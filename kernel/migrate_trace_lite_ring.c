@@ -188,7 +188,7 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 	t->hdr = (struct mt_rec){ .type = MT_EV_TIME, .len = sizeof(*t) };
 	t->ts = ts;
 	r->wbase = ts;
-	mt_ring_publish(r, sizeof(*t));
+	mt_ring_publish(r, r->wchunk, r->wtail + sizeof(*t));
 	return true;
 }
 
@@ -197,7 +197,7 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
  * 32 bits behind @ts, or a record that does not fit in the chunk.
  */
 __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
-				unsigned int type, u64 ts)
+				unsigned int type, unsigned int reason, u64 ts)
 {
 	if (!r->wtail) {
 		/* An empty chunk starts its time base at its first record. */
@@ -210,7 +210,7 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 		return NULL;
 	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))
 		return NULL;
-	return mt_ring_fill(r, len, type, ts);
+	return mt_ring_fill(r, len, type, reason, ts);
 }
 
 /* A record was refused: count it; the first refusal's time is kept. */

@@ -6,7 +6,7 @@
 kunit_tap
 run_tests mt_pipe mt_flight mt_stress
 # A report is ours when its stack names our functions (a frame such as
-# "mt_log_migration+0x..") or files; not when a task of ours is just the
+# "mt_log_slow_and_count+0x..") or files; not when a task of ours is just the
 # one that ran ("Comm: mt_helper").
 dmesg | awk '/BUG: KCSAN:/ { on = 1; rep = "" }
 	     on { rep = rep $0 "\n" }
