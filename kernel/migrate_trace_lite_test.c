@@ -38,8 +38,10 @@ struct mt_test_seen {
 	int cpu[8];
 	u64 ts[8];
 	pid_t mig_pid;			/* keep the migration of this pid */
-	struct mt_rec_migrate mig;
+	struct mt_rec_migrate mig_first;
+	struct mt_rec_migrate mig;	/* the last one */
 	int mig_cpu;
+	unsigned int migs;
 };
 
 static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
@@ -60,6 +62,8 @@ static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
 	if (rec->type == MT_CAUSE_DETACH_TASKS &&
 	    ((const struct mt_rec_migrate *)rec)->pid == s->mig_pid) {
 		s->mig = *(const struct mt_rec_migrate *)rec;
+		if (!s->migs++)
+			s->mig_first = s->mig;
 		s->mig_cpu = cpu;
 	}
 }
@@ -130,7 +134,11 @@ static void mt_test_enable_rules(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mt_trace_running());
 }
 
-/* A migration logged by the hook, read back field by field. */
+/*
+ * Migrations logged by the hook, read back field by field: the first
+ * record of a CPU's ring takes the ring's slow path, the second its fast
+ * path; each writes the reason its own way.
+ */
 static void mt_test_migration_fields(struct kunit *test)
 {
 	struct mt_test_seen s = { .mig_pid = current->pid };
@@ -148,16 +156,22 @@ static void mt_test_migration_fields(struct kunit *test)
 	to = cpumask_any_but(cpu_possible_mask, from);
 	__mt_migrate_task(current, to,
 			  MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST + 5));
+	__mt_migrate_task(current, to,
+			  MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST + 6));
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.migs, 2);
+	KUNIT_EXPECT_EQ(test, s.mig_first.hdr.type, MT_CAUSE_DETACH_TASKS);
+	KUNIT_EXPECT_EQ(test, s.mig_first.hdr.reason, MT_REASON_LB_FIRST + 5);
+	KUNIT_EXPECT_EQ(test, s.mig_first.pid, current->pid);
 	KUNIT_EXPECT_EQ(test, s.mig_cpu, cpu);
 	KUNIT_EXPECT_EQ(test, s.mig.from, from);
 	KUNIT_EXPECT_EQ(test, s.mig.to, to);
 	KUNIT_EXPECT_EQ(test, s.mig.pid, current->pid);
 	KUNIT_EXPECT_EQ(test, s.mig.hdr.type, MT_CAUSE_DETACH_TASKS);
-	KUNIT_EXPECT_EQ(test, s.mig.hdr.reason, MT_REASON_LB_FIRST + 5);
-	KUNIT_EXPECT_STREQ(test, mt_reason_names[s.mig.hdr.reason], "lb_idle_util");
+	KUNIT_EXPECT_EQ(test, s.mig.hdr.reason, MT_REASON_LB_FIRST + 6);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s.mig.hdr.reason], "lb_idle_task");
 	mt_test_reset(test);
 }
 
