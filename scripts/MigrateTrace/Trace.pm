@@ -300,8 +300,13 @@ sub task_of {
 		push @{$tr->{t_pid}}, $pid + 0;
 		push @{$tr->{t_pass}}, $tr->{task_filters} ? task_pass($tr, $pid + 0) : 1;
 		push @{$tr->{tn}}, 0;
+		# No move yet: key -1, whose pair (-1) no move reverses, so
+		# that the time need not rule it out.  The time is a whole
+		# number like every timestamp: a store of one number into
+		# another is the fast case of perl's scalar copy, and a
+		# floating -inf here would make every move's store the slow one.
 		$tr->{t_lastkey}[$t] = -1;
-		$tr->{t_lastts}[$t] = -9**9**9;	# no move yet: none is recent
+		$tr->{t_lastts}[$t] = 0;
 		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
 	}
 	$tr->{task_tx}{$text} = $t;	# as written (' 007')
