@@ -100,9 +100,11 @@ sub period_line {
 		$n += $k;
 		$v[$_] += $k for @{$fs_fields->[$s]};
 	}
-	$v[-1] = $tr->{pp_period} if defined $tr->{pp_ns};
+	if (defined $tr->{pp_ns}) {
+		$v[-1] = $tr->{pp_total} - $tr->{pp_seen};
+		$tr->{pp_seen} = $tr->{pp_total};
+	}
 	@$pc = ();
-	$tr->{pp_period} = 0;
 	return if defined $tr->{min_rate} && $n * $scale < $tr->{min_rate};
 	my $w = $opt->{period_human} ? 10 : 0;
 	my $ts;

@@ -6,8 +6,9 @@
 # last-level cache, across LLCs of a node, across nodes; from the 1.2
 # '# topology' lines), and ping-pongs: a task's move B to A soon after its
 # move A to B.  The reading loop (MigrateTrace::Trace) classifies each new
-# migration key with topo_class() and calls pingpong() on each ping-pong
-# it finds.
+# migration key with topo_class() and counts each ping-pong it finds: in
+# all, per task, per pair of causes (out and back) and per microsecond of
+# return time.
 
 package MigrateTrace::Topology;
 
@@ -16,7 +17,7 @@ use warnings;
 use Exporter qw(import);
 use MigrateTrace::Summary qw(sum_by);
 
-our @EXPORT_OK = qw(topo_class pingpong print_topology print_pingpong);
+our @EXPORT_OK = qw(topo_class print_topology print_pingpong);
 
 my @classes = qw(core llc cross_llc cross_node);
 
@@ -49,20 +50,6 @@ sub print_topology {
 		printf("%8d" . (" %10d" x 5) . "  %s\n", $t_pid->[$t], @{$t_cls->[$t]}, $tn->[$t],
 		       $tr->names_of($t_pid->[$t]));
 	}
-}
-
-# Task T's migration of key I at TS undoes its previous one.
-sub pingpong {
-	my ($tr, $i, $t, $ts) = @_;
-	my ($k_combo, $c_cause) = @$tr{qw(k_combo c_cause)};
-	my $back = $ts - $tr->{t_lastts}[$t];
-
-	$tr->{pp_total}++;
-	$tr->{pp_period}++;
-	$tr->{t_pp}[$t]++;
-	$tr->{pp_causes}{$c_cause->[$k_combo->[$tr->{t_lastkey}[$t]]] . ' ' .
-			 $c_cause->[$k_combo->[$i]]}++;
-	$tr->{pp_hist}{int($back / 1000)}++;
 }
 
 sub print_pingpong {

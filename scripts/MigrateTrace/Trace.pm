@@ -20,7 +20,7 @@ no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
-use MigrateTrace::Topology qw(topo_class pingpong);
+use MigrateTrace::Topology qw(topo_class);
 
 our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events);
 
@@ -88,13 +88,16 @@ sub new_trace {
 
 # The state of one pass over the events: per migration key (k_*), per
 # combination of from, to, cause and reason (c_*), per task (t_*), the
-# window, periods (pc counts per set of fields, fs_*) and ping-pongs.
+# window, periods (pc counts per set of fields, fs_*) and ping-pongs
+# (pp_total, pp_causes per pair of cause numbers out and back, pp_hist per
+# microsecond of return time, t_pp per task; pp_seen is pp_total when the
+# last period was written).
 sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
 
 	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at pp_causes pp_hist fs_ix);
-	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_fs kn
+	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_cause k_fs kn
 			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev c_cls
 			     t_pid t_pass tn t_cls t_lastts t_lastkey t_pp fs_fields pc);
 	# k_pair ends with -1, the pair of no move (key -1, the last move of a
@@ -102,7 +105,7 @@ sub reset_pass {
 	$tr->{k_pair} = [-1];
 	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
 	$tr->{static_filters} = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
-	$tr->{$_} = 0 for qw(pp_total pp_period lost_lines lost_gaps prev begun ended);
+	$tr->{$_} = 0 for qw(pp_total pp_seen lost_lines lost_gaps prev begun ended);
 	$tr->{win_start} = $tr->{win_end} = undef;
 	$tr->{period_end} = 9**9**9;
 	$tr->{begin_need}{$_} = 1 for @{$tr->{begin_mark}};
@@ -404,6 +407,7 @@ sub new_key {
 		$tr->{k_pair}[$i] = $tr->{c_pair}[$c];
 		push @{$tr->{k_pair}}, -1;
 		push @{$tr->{k_rev}}, $tr->{c_rev}[$c];
+		push @{$tr->{k_cause}}, $k + 0;
 	}
 	return $i;
 }
@@ -530,8 +534,8 @@ sub print_migration {
 # calls add to the same one.  An element of a lexical costs less than one
 # through a reference, above all when stored to or counted in (no check
 # that the reference is there).
-my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass t_cls k_cls k_pair k_rev t_lastts t_lastkey);
-my @loop_hashes = qw(kidx task_tx begin_need);
+my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass t_cls k_cls k_pair k_rev k_cause t_lastts t_lastkey t_pp);
+my @loop_hashes = qw(kidx task_tx begin_need pp_causes pp_hist);
 
 sub own_vars {
 	return join('', (map { "my \@$_ = \@{\$tr->{$_}}; \$tr->{$_} = \\\@$_;\n" } @loop_arrays),
@@ -547,8 +551,8 @@ sub own_vars {
 # event, handled whole again (uncut() puts the pid back).  The arrays and
 # hashes the body reads and counts in are lexicals of the loop's own, which
 # the trace object then points to (see own_vars()), and its scalars prev,
-# begun and period_end are aliased by foreach, so that the subs the loop
-# calls see and change the same values.  Each statement and block costs
+# begun, period_end and pp_total are aliased by foreach, so that the subs
+# the loop calls see and change the same values.  Each statement and block costs
 # an op or more per line (a block two, entering and leaving it): the body
 # is one statement, a list of the steps below, which next and last leave
 # early.
@@ -591,9 +595,15 @@ sub loop_steps {
 	# same set of fields, the first.
 	push @steps, (grep { $_->[0] ne 'all' } @{$tr->{groups}}) ? '$pc[$k_fs[$i]]++' : '$pc[0]++'
 		if $tr->{period_ns};
-	# A ping-pong: the time test first, as it fails more often.
+	# A ping-pong: the time test first, as it fails more often.  It is
+	# counted here, not in a sub: a call costs more than the counts.
+	# The key of pp_causes is made of k_cause's numbers, never of $i or
+	# $t: a number once turned into a string stays a string as well, and
+	# every store into it takes perl's slow path from then on.
 	push @steps, '$ts - $t_lastts[$t] <= $pp_ns && $k_rev[$i] == $k_pair[$t_lastkey[$t]] and
-		pingpong($tr, $i, $t, $ts)', '$t_lastkey[$t] = $i', '$t_lastts[$t] = $ts'
+		($pp_total++, $t_pp[$t]++, $pp_causes{"$k_cause[$t_lastkey[$t]] $k_cause[$i]"}++,
+		 $pp_hist{int(($ts - $t_lastts[$t]) / 1000)}++)',
+		'$t_lastkey[$t] = $i', '$t_lastts[$t] = $ts'
 		if defined $pp_ns;
 	push @steps, 'print_migration($tr, $i, $t, $ts)' if $opt->{migrate} && !$tr->{pass_no};
 	return @steps;
@@ -609,9 +619,9 @@ sub compile_loop {
 	# a loop of one for its next and last.
 	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
 		"for my \$prev (\$tr->{prev}) { for my \$begun (\$tr->{begun}) {\n" .
-		"for my \$period_end (\$tr->{period_end}) {\n" .
+		"for my \$period_end (\$tr->{period_end}) { for my \$pp_total (\$tr->{pp_total}) {\n" .
 		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
-		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n} } } }\n";
+		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n} } } } }\n";
 	my $loop = eval $src;
 	die "$P: internal error: $@" unless $loop;
 	return $loop;
