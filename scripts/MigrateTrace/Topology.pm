@@ -17,9 +17,14 @@ use warnings;
 use Exporter qw(import);
 use MigrateTrace::Summary qw(sum_by);
 
-our @EXPORT_OK = qw(topo_class print_topology print_pingpong);
+our @EXPORT_OK = qw(topo_class topo_classes print_topology print_pingpong);
 
 my @classes = qw(core llc cross_llc cross_node);
+
+# The class names, in the order of their indexes.
+sub topo_classes {
+	return @classes;
+}
 
 # The class of a move from FROM to TO (an index of @classes); TOPO has
 # both CPUs: [core, LLC, node].
@@ -33,8 +38,8 @@ sub topo_class {
 
 sub print_topology {
 	my ($tr) = @_;
-	my ($k_combo, $k_cls, $c_cause, $cause_name, $tn, $t_pid, $t_cls) =
-		@$tr{qw(k_combo k_cls c_cause cause_name tn t_pid t_cls)};
+	my ($k_combo, $k_cls, $c_cause, $cause_name, $tn, $t_pid, $cls_tn) =
+		@$tr{qw(k_combo k_cls c_cause cause_name tn t_pid cls_tn)};
 	my $by = sum_by($tr, sub {
 		my $c = $cause_name->{$c_cause->[$k_combo->[$_[0]]]};
 		my $cl = $classes[$k_cls->[$_[0]]];
@@ -47,7 +52,7 @@ sub print_topology {
 	printf("\n%8s" . (" %10s" x 5) . "  %s\n", 'pid', @classes, 'total', 'names');
 	for my $t (sort { $tn->[$b] <=> $tn->[$a] || $t_pid->[$a] <=> $t_pid->[$b] }
 		   grep { $tn->[$_] } 0 .. $#$tn) {
-		printf("%8d" . (" %10d" x 5) . "  %s\n", $t_pid->[$t], @{$t_cls->[$t]}, $tn->[$t],
+		printf("%8d" . (" %10d" x 5) . "  %s\n", $t_pid->[$t], (map { $_->[$t] } @$cls_tn), $tn->[$t],
 		       $tr->names_of($t_pid->[$t]));
 	}
 }

@@ -20,7 +20,7 @@ no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
-use MigrateTrace::Topology qw(topo_class);
+use MigrateTrace::Topology qw(topo_class topo_classes);
 
 our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events);
 
@@ -91,15 +91,17 @@ sub new_trace {
 # window, periods (pc counts per set of fields, fs_*) and ping-pongs
 # (pp_total, pp_causes per pair of cause numbers out and back, pp_hist per
 # microsecond of return time, t_pp per task; pp_seen is pp_total when the
-# last period was written).
+# last period was written).  --topology counts per class, per task
+# (cls_tn), each key pointing to the array of its class (k_cls_tn).
 sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
 
 	$tr->{$_} = {} for qw(kidx combo_ix task_ix task_tx comm begin_at pp_causes pp_hist fs_ix);
-	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_pair k_rev k_cause k_fs kn
+	$tr->{$_} = [] for qw(k_combo k_cpu k_pass k_cls k_cls_tn k_pair k_rev k_cause k_fs kn
 			     c_from c_to c_cause c_reason c_fs c_pass c_pair c_rev c_cls
-			     t_pid t_pass tn t_cls t_lastts t_lastkey t_pp fs_fields pc);
+			     t_pid t_pass tn t_lastts t_lastkey t_pp fs_fields pc);
+	$tr->{cls_tn} = [map { [] } topo_classes()];
 	# k_pair ends with -1, the pair of no move (key -1, the last move of a
 	# task that has not moved yet).
 	$tr->{k_pair} = [-1];
@@ -310,7 +312,9 @@ sub task_of {
 		# floating -inf here would make every move's store the slow one.
 		$tr->{t_lastkey}[$t] = -1;
 		$tr->{t_lastts}[$t] = 0;
-		$tr->{t_cls}[$t] = [0, 0, 0, 0] if $tr->{opt}{topology};
+		if ($tr->{opt}{topology}) {
+			push @$_, 0 for @{$tr->{cls_tn}};
+		}
 	}
 	$tr->{task_tx}{$text} = $t;	# as written (' 007')
 	return $t;
@@ -402,7 +406,10 @@ sub new_key {
 	push @{$tr->{k_pass}}, $tr->{c_pass}[$c] &&
 		passes($tr->{filter}{cpu_event}, $cpu + 0) ? 1 : 0 if $tr->{static_filters};
 	push @{$tr->{k_fs}}, $tr->{c_fs}[$c] if $tr->{period_ns};
-	push @{$tr->{k_cls}}, $tr->{c_cls}[$c] if $tr->{opt}{topology};
+	if ($tr->{opt}{topology}) {
+		push @{$tr->{k_cls}}, $tr->{c_cls}[$c];
+		push @{$tr->{k_cls_tn}}, $tr->{cls_tn}[$tr->{c_cls}[$c]];
+	}
 	if (defined $tr->{pp_ns}) {
 		$tr->{k_pair}[$i] = $tr->{c_pair}[$c];
 		push @{$tr->{k_pair}}, -1;
@@ -534,7 +541,7 @@ sub print_migration {
 # calls add to the same one.  An element of a lexical costs less than one
 # through a reference, above all when stored to or counted in (no check
 # that the reference is there).
-my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass t_cls k_cls k_pair k_rev k_cause t_lastts t_lastkey t_pp);
+my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass k_cls_tn k_pair k_rev k_cause t_lastts t_lastkey t_pp);
 my @loop_hashes = qw(kidx task_tx begin_need pp_causes pp_hist);
 
 sub own_vars {
@@ -588,9 +595,13 @@ sub loop_steps {
 	# twentieth of what a line costs.
 	push @steps, '$kn[$i]++'
 		if !$tr->{pass_no} && ($opt->{stats} || $opt->{topology} || defined $pp_ns);
-	push @steps, '$tn[$t]++'
-		if $tr->{pass_no} || grep { $opt->{$_} } qw(summary_pid topology);
-	push @steps, '$t_cls[$t][$k_cls[$i]]++' if $opt->{topology};
+	# --topology counts per task in the array of the key's class, one
+	# look-up; the counts per task are their sums (tasks_from_classes()).
+	if ($opt->{topology}) {
+		push @steps, '$k_cls_tn[$i][$t]++';
+	} elsif ($tr->{pass_no} || $opt->{summary_pid}) {
+		push @steps, '$tn[$t]++';
+	}
 	# With no field groups but --period_all every migration counts in the
 	# same set of fields, the first.
 	push @steps, (grep { $_->[0] ne 'all' } @{$tr->{groups}}) ? '$pc[$k_fs[$i]]++' : '$pc[0]++'
@@ -646,6 +657,19 @@ sub run_pass {
 	}
 	# The last, partial period is not written; its events count in all.
 	periods_until($tr, $tr->{prev}) if $tr->{period_ns} && $tr->{begun} && !$tr->{ended};
+	tasks_from_classes($tr) if $tr->{opt}{topology};
+}
+
+# The count of each task: the sum of its counts per topology class.
+sub tasks_from_classes {
+	my ($tr) = @_;
+	my ($tn, $cls_tn) = @$tr{qw(tn cls_tn)};
+
+	for my $t (0 .. $#$tn) {
+		my $n = 0;
+		$n += $_->[$t] for @$cls_tn;
+		$tn->[$t] = $n;
+	}
 }
 
 # Reads the events after open_trace(): one pass, or two with --min_count
