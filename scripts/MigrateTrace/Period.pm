@@ -55,6 +55,9 @@ sub setup_periods {
 		push @{$tr->{groups}}, [$g->[0], \%ix];
 	}
 	push @$fields, 'pingpong' if defined $tr->{pp_ns};
+	# With no field groups but --period_all every migration counts in the
+	# same set of fields, the first: the loop counts them in migs alone.
+	$tr->{period_all_only} = !grep { $_->[0] ne 'all' } @{$tr->{groups}};
 }
 
 # The set of fields a migration from FROM to TO of cause name CN and
@@ -95,6 +98,10 @@ sub period_line {
 	my @v = (0) x @$fields;
 	my $n = 0;
 
+	if ($tr->{period_all_only}) {
+		@$pc = ($tr->{migs} - $tr->{migs_seen});
+		$tr->{migs_seen} = $tr->{migs};
+	}
 	for my $s (0 .. $#$pc) {
 		my $k = $pc->[$s] or next;
 		$n += $k;

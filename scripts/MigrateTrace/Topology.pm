@@ -71,8 +71,11 @@ sub print_pingpong {
 			last;
 		}
 	}
+	# The migrations: counted per key (kn) with --stats or --topology,
+	# else in all (migs); the sum of kn is 0 when it did not count.
 	my $migs = 0;
 	$migs += $_ for @{$tr->{kn}};
+	$migs ||= $tr->{migs};
 	printf("pingpong_usec %s\npingpongs %d of %d migrations\nmedian_return_usec %s\n",
 	       $tr->{pp_ns} / 1000, $pp_total, $migs, $med);
 	printf("\n%-32s %-32s %10s\n", 'cause_out', 'cause_back', 'count');

@@ -91,8 +91,11 @@ sub new_trace {
 # window, periods (pc counts per set of fields, fs_*) and ping-pongs
 # (pp_total, pp_causes per pair of cause numbers out and back, pp_hist per
 # microsecond of return time, t_pp per task; pp_seen is pp_total when the
-# last period was written).  --topology counts per class, per task
-# (cls_tn), each key pointing to the array of its class (k_cls_tn).
+# last period was written; migs counts the migrations when kn does not,
+# or when the period series count all of them in one set of fields, and
+# migs_seen is migs when the last period was written).  --topology counts
+# per class, per task (cls_tn), each key pointing to the array of its class
+# (k_cls_tn).
 sub reset_pass {
 	my ($tr) = @_;
 	my $filter = $tr->{filter};
@@ -107,7 +110,8 @@ sub reset_pass {
 	$tr->{k_pair} = [-1];
 	$tr->{task_filters} = !$filter->{pid}{none} || !$filter->{comm}{none} || $tr->{two_pass};
 	$tr->{static_filters} = grep { !$filter->{$_}{none} } qw(cause cpu_from cpu_to reason cpu_event);
-	$tr->{$_} = 0 for qw(pp_total pp_seen lost_lines lost_gaps prev begun ended);
+	$tr->{$_} = 0 for qw(pp_total pp_seen migs migs_seen lost_lines lost_gaps prev begun
+			    ended);
 	$tr->{win_start} = $tr->{win_end} = undef;
 	$tr->{period_end} = 9**9**9;
 	$tr->{begin_need}{$_} = 1 for @{$tr->{begin_mark}};
@@ -543,6 +547,9 @@ sub print_migration {
 # that the reference is there).
 my @loop_arrays = qw(kn tn pc k_fs k_pass t_pass k_cls_tn k_pair k_rev k_cause t_lastts t_lastkey t_pp);
 my @loop_hashes = qw(kidx task_tx begin_need pp_causes pp_hist);
+# Its scalars, aliased by foreach: the subs it calls see and change the
+# same values.
+my @loop_scalars = qw(prev begun period_end pp_total migs);
 
 sub own_vars {
 	return join('', (map { "my \@$_ = \@{\$tr->{$_}}; \$tr->{$_} = \\\@$_;\n" } @loop_arrays),
@@ -557,9 +564,8 @@ sub own_vars {
 # time is checked whole; a line whose key is not a migration's is another
 # event, handled whole again (uncut() puts the pid back).  The arrays and
 # hashes the body reads and counts in are lexicals of the loop's own, which
-# the trace object then points to (see own_vars()), and its scalars prev,
-# begun, period_end and pp_total are aliased by foreach, so that the subs
-# the loop calls see and change the same values.  Each statement and block costs
+# the trace object then points to (see own_vars()), and its scalars are
+# aliases of the object's (@loop_scalars).  Each statement and block costs
 # an op or more per line (a block two, entering and leaving it): the body
 # is one statement, a list of the steps below, which next and last leave
 # early.
@@ -589,12 +595,18 @@ sub loop_steps {
 	push @steps, '$ts >= $period_end and periods_until($tr, $ts)' if $tr->{period_ns};
 	push @steps, '$k_pass[$i] or next' if $tr->{static_filters};
 	push @steps, '$t_pass[$t] or next' if $tr->{task_filters};
-	# The counts per key are what --stats, --topology and --pingpong
-	# print; --summary_pid, the period series, the listings and the first
-	# pass of --min_count do not read them, and a step less is a
-	# twentieth of what a line costs.
-	push @steps, '$kn[$i]++'
-		if !$tr->{pass_no} && ($opt->{stats} || $opt->{topology} || defined $pp_ns);
+	# The counts per key are what --stats and --topology print;
+	# --summary_pid, the period series, the listings and the first pass of
+	# --min_count do not read them, and a step less is a twentieth of what
+	# a line costs.  --pingpong reads only their sum, and period series
+	# whose fields all count every migration (--period_all, or only
+	# pingpong) only the migrations of each period: without the counts per
+	# key, both come from one count in a scalar, which costs less than an
+	# element.
+	my $kn = !$tr->{pass_no} && ($opt->{stats} || $opt->{topology});
+	push @steps, '$kn[$i]++' if $kn;
+	push @steps, '$migs++'
+		if !$tr->{pass_no} && ($tr->{period_all_only} || (defined $pp_ns && !$kn));
 	# --topology counts per task in the array of the key's class, one
 	# look-up; the counts per task are their sums (tasks_from_classes()).
 	if ($opt->{topology}) {
@@ -602,10 +614,7 @@ sub loop_steps {
 	} elsif ($tr->{pass_no} || $opt->{summary_pid}) {
 		push @steps, '$tn[$t]++';
 	}
-	# With no field groups but --period_all every migration counts in the
-	# same set of fields, the first.
-	push @steps, (grep { $_->[0] ne 'all' } @{$tr->{groups}}) ? '$pc[$k_fs[$i]]++' : '$pc[0]++'
-		if $tr->{period_ns};
+	push @steps, '$pc[$k_fs[$i]]++' if $tr->{period_ns} && !$tr->{period_all_only};
 	# A ping-pong: the time test first, as it fails more often.  It is
 	# counted here, not in a sub: a call costs more than the counts.
 	# The key of pp_causes is made of k_cause's numbers, never of $i or
@@ -629,10 +638,10 @@ sub compile_loop {
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
 	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
-		"for my \$prev (\$tr->{prev}) { for my \$begun (\$tr->{begun}) {\n" .
-		"for my \$period_end (\$tr->{period_end}) { for my \$pp_total (\$tr->{pp_total}) {\n" .
+		join('', map { "for my \$$_ (\$tr->{$_}) {\n" } @loop_scalars) .
 		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
-		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n} } } } }\n";
+		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n" .
+		('}' x @loop_scalars) . "\n}\n";
 	my $loop = eval $src;
 	die "$P: internal error: $@" unless $loop;
 	return $loop;
