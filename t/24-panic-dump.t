@@ -14,13 +14,12 @@ use File::Temp qw(tempdir);
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $log = "$top/out/check-topo/console.log";
 my $dir = tempdir(CLEANUP => 1);
-my (@dump, $panicked, $said);
+my (@dump, $panicked);
 if (open(my $fh, '<', $log)) {
 	while (<$fh>) {
 		s/\r?\n$//;
 		push @dump, $1 if /mt_dump: (.*)$/;
 		$panicked = 1 if /Kernel panic - not syncing: sysrq triggered crash/;
-		$said = $1 if /mt-panic: marks .* on cpu (\d+)/;
 	}
 	close($fh);
 }
