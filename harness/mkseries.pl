@@ -142,7 +142,7 @@ sub maintainers {
 
 my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sched.h);
 my $k = 'kernel/migrate_trace_lite';
-my @trace_c = map { "$k$_" } ('.c', '.h', '_ring.c', '_trace.c', '_output.c');
+my @trace_c = map { "$k$_" } ('.c', '.h', '_clock.c', '_ring.c', '_trace.c', '_output.c');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
 my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
@@ -215,10 +215,12 @@ what they held.  After the stop, the trace file is a snapshot of every
 CPU's ring merged by time with a min-heap.
 
 The files: migrate_trace_lite.c resolves a move's reason and takes its
-timestamp; migrate_trace_lite_ring.c is the per-CPU ring, written
-locklessly and ready for a consuming reader; migrate_trace_lite_trace.c
-controls the trace and logs its records; migrate_trace_lite_output.c
-prints them.
+timestamp; migrate_trace_lite_clock.c is that clock, local_clock(), read
+inline from the TSC on x86_64 with a copy of the kernel's terms (as perf
+hands them to user space), checked and dropped when they change;
+migrate_trace_lite_ring.c is the per-CPU ring, written locklessly and
+ready for a consuming reader; migrate_trace_lite_trace.c controls the
+trace and logs its records; migrate_trace_lite_output.c prints them.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().
 EOT

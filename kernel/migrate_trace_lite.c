@@ -265,6 +265,9 @@ static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
+	/* A slow path checks the clock. */
+	if (mt_clock_check())
+		now = local_clock();
 	mt_log_migration_slow(p, task_cpu(p), to, why, now);
 	mt_count(why, now);
 }
@@ -288,14 +291,14 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		why = MT_WHY(cause, mt_reason(p, old_cpu, new_cpu, cause));
 	/*
 	 * One timestamp: the trace and the stat put the event in one period.
-	 * local_clock() would only add a preemption guard around it, and
-	 * interrupts are off.  Few values live across the call: the task's
+	 * __mt_clock() reads it inline where it can, else it calls
+	 * local_clock().  Few values live across such a call: the task's
 	 * CPU is read again.  Every hook runs right before set_task_cpu()
 	 * or its equivalent, under what serializes it (p->pi_lock for a
 	 * task on no runqueue, its runqueue's lock for a queued one), so
 	 * the CPU cannot change in between; a new hook site must do the same.
 	 */
-	now = local_clock_noinstr();
+	now = __mt_clock();
 	if (mt_trace_running() &&
 	    unlikely(!mt_log_migration_fast(p, task_cpu(p), new_cpu, why, now))) {
 		/* Last: a tail call where the compiler makes one. */

@@ -4,6 +4,7 @@
  * statistics (mstat), shared by kernel/migrate_trace_lite*.c:
  *
  *   migrate_trace_lite.c         the hooks, reasons, control helpers, init
+ *   migrate_trace_lite_clock.c   the clock of both: local_clock(), inline
  *   migrate_trace_lite_ring.c    mt's per-CPU ring of chunks
  *   migrate_trace_lite_trace.c   mt's control: start, stop, marks, names
  *   migrate_trace_lite_output.c  mt's text: header, lines, the trace file
@@ -18,7 +19,9 @@
 #include <linux/migrate_trace_lite.h>
 #include <linux/min_heap.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <linux/atomic.h>
 #include <asm/local.h>
@@ -46,6 +49,95 @@ void mt_hooks_put(bool *held);
 
 /* Allocations on first use may fail; they never warn or call the OOM killer. */
 #define MT_GFP	(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+/*
+ * migrate_trace_lite_clock.c: the clock of mt and mstat, local_clock(),
+ * read inline from the TSC on x86_64 with a copy of its terms, which
+ * mt_clock_sync() takes when a facility starts and mt_clock_check(),
+ * called by the slow paths, drops once they change.
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_X86_TSC) && !defined(CONFIG_UML)
+#define MT_TSC_CLOCK	1
+#include <asm/timer.h>
+
+struct mt_tsc_conv {
+	u64 mult;		/* ns per TSC cycle << 32; 0: use local_clock() */
+	u64 offset;		/* ns at TSC 0 */
+};
+
+extern struct mt_tsc_conv mt_tsc_conv;
+
+/*
+ * The TSC read as rdtsc() reads it, and its nanoseconds: (tsc * @mult)
+ * >> 32 as mul_u64_u64_shr() computes it, but without the 128-bit type
+ * that makes GCC realign the stack of the hook it is inlined in.
+ */
+static __always_inline u64 mt_tsc_ns(u64 mult)
+{
+	u64 ns, hi;
+
+	asm volatile ("rdtsc\n\t"
+		      "shlq $32, %%rdx\n\t"
+		      "orq %%rdx, %%rax\n\t"
+		      "mulq %[mult]\n\t"
+		      "shrdq $32, %%rdx, %%rax"
+		      : "=&a" (ns), "=&d" (hi)
+		      : [mult] "rm" (mult)
+		      : "cc");
+	return ns;
+}
+#endif
+
+void mt_clock_sync(void);
+bool mt_clock_check(void);
+
+/*
+ * __mt_clock() in the hook's line: false when the time must be read by a
+ * call to local_clock(), which the hook makes out of its line (the copy
+ * of the TSC's terms is off).  Interrupts or preemption disabled.
+ */
+static __always_inline bool mt_clock_inline(u64 *now)
+{
+#ifdef MT_TSC_CLOCK
+	u64 mult = READ_ONCE(mt_tsc_conv.mult);
+
+	if (unlikely(!mult))
+		return false;
+	/* Pairs with the smp_wmb() of mt_clock_set(). */
+	smp_rmb();
+	*now = mt_tsc_ns(mult) + READ_ONCE(mt_tsc_conv.offset);
+#else
+	/* No TSC to read: the kernel's clock, in the hook's line all the same. */
+	*now = local_clock_noinstr();
+#endif
+	return true;
+}
+
+/* The time of an event: interrupts or preemption disabled. */
+static __always_inline u64 __mt_clock(void)
+{
+	u64 now;
+
+	return mt_clock_inline(&now) ? now : local_clock();
+}
+
+/* __mt_clock() for a slow path or a rare event: the copy checked first. */
+static inline u64 __mt_clock_checked(void)
+{
+	mt_clock_check();
+	return __mt_clock();
+}
+
+/* __mt_clock_checked() in any context. */
+static inline u64 mt_clock(void)
+{
+	u64 now;
+
+	preempt_disable_notrace();
+	now = __mt_clock_checked();
+	preempt_enable_notrace();
+	return now;
+}
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
@@ -247,8 +339,7 @@ static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
  * mt_ring_write() - append a record to this CPU's ring
  * @len: its size, mt_rec_size(@type)
  * @type: enum mt_cause or enum mt_event
- * @ts: its time, local_clock() (or local_clock_noinstr()) of this CPU,
- *	taken with interrupts off
+ * @ts: its time, __mt_clock() of this CPU, taken with interrupts off
  *
  * Fills the header; the caller fills the rest and calls mt_ring_commit().
  * Interrupts must stay disabled from the timestamp to the commit.
@@ -488,6 +579,11 @@ static inline void ms_stat_init(void)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals that migrate_trace_lite_test.c reaches. */
+#ifdef MT_TSC_CLOCK
+struct notifier_block;
+int mt_clock_pm_notify(struct notifier_block *nb, unsigned long action,
+		       void *data);
+#endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
 		 void *arg);

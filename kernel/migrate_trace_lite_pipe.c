@@ -335,7 +335,7 @@ static void mt_pipe_take_clock(void *info)
 {
 	u64 *clocks = info;
 
-	clocks[smp_processor_id()] = local_clock();
+	clocks[smp_processor_id()] = __mt_clock_checked();
 }
 
 /*
@@ -352,7 +352,7 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe, bool refresh)
 		return U64_MAX;
 	if (refresh) {
 		pipe->refresh_at = jiffies + MT_PIPE_POLL_JIFFIES;
-		now = local_clock();
+		now = mt_clock();
 		for_each_possible_cpu(cpu)
 			pipe->clocks[cpu] = now;
 		on_each_cpu(mt_pipe_take_clock, pipe->clocks, 1);

@@ -204,8 +204,9 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 		WRITE_ONCE(r->wchunk->base_ts, ts);
 		r->wbase = ts;
 	}
+	/* One CPU's clock goes back only when its terms changed: hold it. */
 	if (unlikely(ts < r->wbase))
-		ts = r->wbase;		/* cannot happen: one CPU's clock */
+		ts = r->wbase;
 	if (ts - r->wbase > U32_MAX && !mt_ring_rebase(r, len, ts))
 		return NULL;
 	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))

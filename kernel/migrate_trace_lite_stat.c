@@ -83,7 +83,7 @@ static u8 ms_col_reason[MS_NR_COLS];
 struct ms_cpu {
 	u64 period;			/* the period @count belongs to */
 	u64 synced;			/* @period at the last ms_sync_cpu() */
-	u64 period_end;			/* local_clock() when it ends */
+	u64 period_end;			/* __mt_clock() when it ends */
 	u64 count[MS_NR_COLS];
 };
 
@@ -102,7 +102,7 @@ static bool ms_folded;			/* ...and stopped, all counts in rows */
 VISIBLE_IF_KUNIT unsigned long ms_period_msec = 1000;
 static u64 ms_period_ns;
 static u64 ms_span_ns;			/* the whole history; U64_MAX if more */
-VISIBLE_IF_KUNIT u64 ms_start_ns;		/* local_clock() when period 0 began */
+VISIBLE_IF_KUNIT u64 ms_start_ns;		/* mt_clock() when period 0 began */
 static u64 ms_complete;			/* rows final after the stop */
 static struct timespec64 ms_start_wall;
 static unsigned int ms_readers;
@@ -176,6 +176,9 @@ void ms_count(unsigned int cause, unsigned int reason, u64 now)
 	unsigned int col = ms_col[cause][reason];
 
 	if (unlikely(now >= pc->period_end)) {
+		/* A slow path checks the clock. */
+		if (mt_clock_check())
+			now = local_clock();
 		ms_advance(pc, now);
 		if (unlikely(pc->period >= MS_NR_PERIODS)) {
 			atomic_long_inc(&ms_dropped);
@@ -197,7 +200,7 @@ static void ms_sync_cpu(void *unused)
 	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
 
 	if (ms_stat_running())
-		ms_advance(pc, local_clock());
+		ms_advance(pc, __mt_clock_checked());
 	pc->synced = pc->period;
 }
 
@@ -242,7 +245,8 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	/* No hotplug callback may fold into rows of the old timeline. */
 	cpus_read_lock();
 	ktime_get_real_ts64(&ms_start_wall);
-	ms_start_ns = local_clock();
+	mt_clock_sync();
+	ms_start_ns = mt_clock();
 	for_each_possible_cpu(cpu) {
 		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
 
@@ -261,7 +265,7 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 /* Stop the writers (if not stopped by a full history) and fold it all. */
 VISIBLE_IF_KUNIT void ms_stop_locked(void)
 {
-	u64 stop_ns = local_clock();
+	u64 stop_ns = mt_clock();
 	int cpu;
 
 	if (READ_ONCE(ms_collecting)) {
@@ -295,7 +299,7 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 static int ms_cpu_prepare(unsigned int cpu)
 {
 	if (ms_stat_running())
-		ms_advance(per_cpu_ptr(&ms_cpus, cpu), local_clock());
+		ms_advance(per_cpu_ptr(&ms_cpus, cpu), mt_clock());
 	return 0;
 }
 
@@ -309,7 +313,7 @@ static int ms_cpu_dead(unsigned int cpu)
 /* A collection whose history has run out stops even if nothing migrates. */
 static void ms_stop_if_expired_locked(void)
 {
-	u64 now = local_clock();
+	u64 now = mt_clock();
 
 	if (READ_ONCE(ms_collecting) && now > ms_start_ns &&
 	    now - ms_start_ns >= ms_span_ns)

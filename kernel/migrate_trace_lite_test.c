@@ -10,6 +10,7 @@
 #include <linux/cpumask.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
+#include <linux/suspend.h>
 
 #include "migrate_trace_lite.h"
 
@@ -400,7 +401,130 @@ static void mt_test_stat_periods(struct kunit *test)
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
+static int mt_test_clock_sync(void)
+{
+	mt_clock_sync();
+	return 0;
+}
+
+/* Whether the hooks read the clock in their line now. */
+static bool mt_test_clock_inline(void)
+{
+	unsigned long flags;
+	bool ret;
+	u64 now;
+
+	local_irq_save(flags);
+	ret = mt_clock_inline(&now);
+	local_irq_restore(flags);
+	return ret;
+}
+
+/* Reads of local_clock() around __mt_clock() that do not enclose it. */
+static unsigned int mt_test_clock_reads(void)
+{
+	unsigned int bad = 0, i;
+	unsigned long flags;
+	u64 before, now, after;
+
+	for (i = 0; i < 1000; i++) {
+		local_irq_save(flags);
+		before = local_clock();
+		now = __mt_clock();
+		after = local_clock();
+		local_irq_restore(flags);
+		/* A little slack for a TSC read out of order. */
+		if (now + 1000 < before || now > after + 1000)
+			bad++;
+	}
+	return bad;
+}
+
+#ifdef MT_TSC_CLOCK
+static bool mt_test_holds_hooks;
+
+static int mt_test_hooks_get(void)
+{
+	mt_hooks_get(&mt_test_holds_hooks);
+	return 0;
+}
+
+static int mt_test_hooks_put(void)
+{
+	mt_hooks_put(&mt_test_holds_hooks);
+	return 0;
+}
+
+/* The copy of the TSC's terms: dropped when they change, taken again. */
+static void mt_test_clock_copy(struct kunit *test)
+{
+	unsigned long flags;
+
+	/*
+	 * The copy and the kernel's terms differ, as after a late
+	 * calibration: noticed, dropped.  No hook reads the copy meanwhile:
+	 * no facility collects during the suite.
+	 */
+	WRITE_ONCE(mt_tsc_conv.offset,
+		   READ_ONCE(mt_tsc_conv.offset) + NSEC_PER_SEC);
+	local_irq_save(flags);
+	KUNIT_EXPECT_TRUE(test, mt_clock_check());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
+	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
+	/* The next start takes the terms again. */
+	mt_test_locked(mt_test_clock_sync);
+	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
+	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
+
+	/*
+	 * A suspend drops the copy; its end takes it again if a facility
+	 * collects (the hooks are on: here without a facility), else the
+	 * next start does.
+	 */
+	mt_clock_pm_notify(NULL, PM_SUSPEND_PREPARE, NULL);
+	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
+	mt_clock_pm_notify(NULL, PM_POST_SUSPEND, NULL);
+	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
+	mt_test_locked(mt_test_hooks_get);
+	mt_clock_pm_notify(NULL, PM_POST_SUSPEND, NULL);
+	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
+	mt_clock_pm_notify(NULL, PM_HIBERNATION_PREPARE, NULL);
+	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
+	mt_clock_pm_notify(NULL, PM_POST_HIBERNATION, NULL);
+	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
+	mt_test_locked(mt_test_hooks_put);
+	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
+}
+#endif
+
+/*
+ * The clock of both facilities is local_clock(), read inline from the TSC
+ * wherever sched_clock() is the native, stable TSC clock, and read the
+ * kernel's way again once a slow path finds its terms changed.
+ */
+static void mt_test_clock(struct kunit *test)
+{
+	bool inline_clock;
+
+	mt_test_locked(mt_test_clock_sync);
+	inline_clock = mt_test_clock_inline();
+#ifdef MT_TSC_CLOCK
+	KUNIT_EXPECT_EQ(test, inline_clock,
+			sched_clock_stable() && using_native_sched_clock());
+#else
+	/* No TSC to read: local_clock(), in the hooks' line all the same. */
+	KUNIT_EXPECT_TRUE(test, inline_clock);
+#endif
+	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
+#ifdef MT_TSC_CLOCK
+	if (inline_clock)
+		mt_test_clock_copy(test);
+#endif
+}
+
 static struct kunit_case mt_test_cases[] = {
+	KUNIT_CASE(mt_test_clock),
 	KUNIT_CASE(mt_test_api_mark),
 	KUNIT_CASE(mt_test_mark_while_stopped),
 	KUNIT_CASE(mt_test_enable_rules),

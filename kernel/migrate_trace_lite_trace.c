@@ -153,7 +153,7 @@ void mt_log_comm(unsigned int type, struct task_struct *p)
 
 	local_irq_save(flags);
 	if (READ_ONCE(mt_tracing)) {
-		now = local_clock();
+		now = __mt_clock_checked();
 		r = mt_ring_write(sizeof(*r), type, now);
 		if (r) {
 			r->pid = p->pid;
@@ -183,7 +183,7 @@ static int mt_log_mark(unsigned long mark)
 		return -EINVAL;
 	local_irq_save(flags);
 	if (READ_ONCE(mt_tracing)) {
-		now = local_clock();
+		now = __mt_clock_checked();
 		r = mt_ring_write(sizeof(*r), MT_EV_MARK, now);
 		if (r) {
 			r->pid = current->pid;
@@ -207,7 +207,7 @@ static void mt_take_start_clock(void *unused)
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
-	s->ts = local_clock();
+	s->ts = __mt_clock();
 	s->sec = now.tv_sec;
 	s->usec = now.tv_nsec / NSEC_PER_USEC;
 }
@@ -334,11 +334,12 @@ static int mt_start_locked(bool allow_restart)
 			return ret;
 		for_each_possible_cpu(cpu)
 			per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
+		mt_clock_sync();
 		cpus_read_lock();
 		on_each_cpu(mt_take_start_clock, NULL, 1);
 		mt_take_topology();
 		cpus_read_unlock();
-		now = local_clock();
+		now = mt_clock();
 		mt_oops_release();
 		/*
 		 * Later tasks are named by their copy_process records.  The
@@ -359,6 +360,7 @@ static int mt_start_locked(bool allow_restart)
 		mt_pipe_wake();
 		return 0;
 	}
+	mt_clock_sync();
 	mt_oops_release();
 	/* As above: the buffers before the flag. */
 	smp_store_release(&mt_tracing, true);
