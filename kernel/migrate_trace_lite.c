@@ -300,7 +300,7 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	 */
 	now = __mt_clock();
 	if (mt_trace_running() &&
-	    unlikely(!mt_log_migration_fast(p, task_cpu(p), new_cpu, why, now))) {
+	    unlikely(!mt_log_migration_fast(p, new_cpu, why, now))) {
 		/* Last: a tail call where the compiler makes one. */
 		mt_log_slow_and_count(p, new_cpu, why, now);
 		return;

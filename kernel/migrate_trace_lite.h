@@ -24,6 +24,7 @@
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <asm/byteorder.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 
@@ -161,10 +162,25 @@ extern const char * const mt_event_names[MT_EV_END];
  */
 struct mt_rec {
 	u32 delta;		/* ns after the time base */
-	u8 type;		/* enum mt_cause of a migration, or enum mt_event */
-	u8 reason;		/* enum mt_reason of a migration */
-	u16 len;		/* bytes */
+	union {
+		struct {
+			u8 type;	/* enum mt_cause, or enum mt_event */
+			u8 reason;	/* enum mt_reason of a migration */
+			u16 len;	/* bytes */
+		};
+		u32 info;	/* the three in one store: mt_rec_info() */
+	};
 };
+
+/* The @info of a record of @len bytes, @why being MT_WHY(type, reason). */
+static __always_inline u32 mt_rec_info(unsigned int why, unsigned int len)
+{
+#ifdef __LITTLE_ENDIAN
+	return why | len << 16;
+#else
+	return (why & 0xff) << 24 | (why >> 8) << 16 | len;
+#endif
+}
 
 struct mt_rec_migrate {
 	struct mt_rec hdr;
@@ -230,6 +246,7 @@ struct mt_ring {
 	/* The owning CPU writes these, with interrupts disabled. */
 	struct mt_chunk *wchunk;	/* the chunk being written */
 	unsigned int wtail;		/* bytes of records in it */
+	unsigned int wlimit;		/* its payload; 0: take the slow path */
 	u64 wbase;			/* its current time base */
 	unsigned long write_seq;	/* @wchunk's seq, for readers */
 	local64_t entries;		/* records logged */
@@ -303,19 +320,19 @@ static __always_inline struct mt_rec *mt_ring_fill(struct mt_ring *r,
 	struct mt_rec *rec = mt_chunk_rec(r->wchunk, r->wtail);
 
 	rec->delta = ts - r->wbase;
-	rec->type = type;
-	rec->reason = reason;
-	rec->len = len;
+	rec->info = mt_rec_info(MT_WHY(type, reason), len);
 	return rec;
 }
 
-/* Whether a record of @len bytes at @ts goes at @r's tail as it is. */
+/*
+ * Whether a record of @len bytes at @ts goes at @r's tail as it is: not
+ * for a ring's first record (@wlimit is 0 then), a full chunk or a delta
+ * past 32 bits.
+ */
 static __always_inline bool mt_ring_fits(struct mt_ring *r, unsigned int len,
 					 u64 ts)
 {
-	/* Not for a first record, a delta past 32 bits or a full chunk. */
-	return likely(r->wtail && ts - r->wbase <= U32_MAX &&
-		      r->wtail + len <= mt_chunk_payload());
+	return likely(r->wtail + len <= r->wlimit && ts - r->wbase <= U32_MAX);
 }
 
 /* The record at @r's tail, or NULL if the ring is full (overwrite off). */
@@ -467,29 +484,38 @@ static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
 
 /*
  * Log a migration on the ring's fast path; called by the hook with
- * interrupts disabled.  Inline: this is the work of every traced event.
- * Return: false, having written nothing, when the record needs the
+ * interrupts disabled, right before the move: task_cpu(@p) is still the
+ * CPU it leaves.  Inline: this is the work of every traced event.
+ * Return: false, having published nothing, when the record needs the
  * ring's slow path.  The hook then calls mt_log_migration_slow() out of
- * its line, so that few of its values live in saved registers.
+ * its line, so that its values live in registers that need no saving;
+ * for that, this one holds few values at a time: the CPU is read again,
+ * and the delta is stored before it is checked.
  */
 static __always_inline bool mt_log_migration_fast(struct task_struct *p,
-						  unsigned int from,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
+	const unsigned int len = sizeof(struct mt_rec_migrate);
 	struct mt_ring *ring = this_cpu_ptr(&mt_rings);
-	struct mt_rec_migrate *r;
 	/* Read before the record's stores, which may alias them. */
 	struct mt_chunk *c = ring->wchunk;
-	unsigned int tail = ring->wtail + sizeof(*r);
+	unsigned int tail = ring->wtail;
+	u64 delta = now - ring->wbase;
+	struct mt_rec_migrate *r;
 
-	if (unlikely(!mt_ring_fits(ring, sizeof(*r), now)))
+	/* As mt_ring_fits(). */
+	if (unlikely(tail + len > ring->wlimit))
 		return false;
-	r = (struct mt_rec_migrate *)mt_ring_fill(ring, sizeof(*r), why & 0xff,
-						  why >> 8, now);
-	mt_fill_migration(r, p, from, to);
+	r = (struct mt_rec_migrate *)mt_chunk_rec(c, tail);
+	/* Stored before it is checked: past the commit, nobody reads it. */
+	r->hdr.delta = delta;
+	if (unlikely(delta > U32_MAX))
+		return false;
+	r->hdr.info = mt_rec_info(why, len);
+	mt_fill_migration(r, p, task_cpu(p), to);
 	local64_inc(&ring->entries);
-	mt_ring_publish(ring, c, tail);
+	mt_ring_publish(ring, c, tail + len);
 	mt_pipe_kick();
 	return true;
 }
@@ -527,8 +553,8 @@ static inline void mt_log_migration_slow(struct task_struct *p,
 }
 
 static inline bool mt_log_migration_fast(struct task_struct *p,
-					 unsigned int from, unsigned int to,
-					 unsigned int why, u64 now)
+					 unsigned int to, unsigned int why,
+					 u64 now)
 {
 	return true;
 }

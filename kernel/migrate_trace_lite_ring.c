@@ -138,6 +138,7 @@ void mt_ring_reset(void)
 		memset(c, 0, MT_CHUNK_HDR);
 		r->wchunk = c;
 		r->wtail = 0;
+		r->wlimit = 0;
 		r->wbase = 0;
 		r->write_seq = 0;
 		local64_set(&r->entries, 0);
@@ -185,7 +186,8 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 	if (r->wtail + sizeof(*t) + len > mt_chunk_payload())
 		return mt_ring_next_chunk(r, ts);
 	t = (struct mt_rec_time *)mt_chunk_rec(r->wchunk, r->wtail);
-	t->hdr = (struct mt_rec){ .type = MT_EV_TIME, .len = sizeof(*t) };
+	t->hdr.delta = 0;
+	t->hdr.info = mt_rec_info(MT_EV_TIME, sizeof(*t));
 	t->ts = ts;
 	r->wbase = ts;
 	mt_ring_publish(r, r->wchunk, r->wtail + sizeof(*t));
@@ -211,6 +213,8 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 		return NULL;
 	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))
 		return NULL;
+	/* The chunk has a time base and room: the fast path may append. */
+	r->wlimit = mt_chunk_payload();
 	return mt_ring_fill(r, len, type, reason, ts);
 }
 
