@@ -491,6 +491,8 @@ static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
  * its line, so that its values live in registers that need no saving;
  * for that, this one holds few values at a time: the CPU is read again,
  * and the delta is stored before it is checked.
+ * A waiting reader is woken by the slow path, once a chunk is full, or
+ * wakes by itself (see migrate_trace_lite_pipe.c).
  */
 static __always_inline bool mt_log_migration_fast(struct task_struct *p,
 						  unsigned int to,
@@ -516,7 +518,6 @@ static __always_inline bool mt_log_migration_fast(struct task_struct *p,
 	mt_fill_migration(r, p, task_cpu(p), to);
 	local64_inc(&ring->entries);
 	mt_ring_publish(ring, c, tail + len);
-	mt_pipe_kick();
 	return true;
 }
 

@@ -26,12 +26,14 @@
  * it and the reader's fields of the rings; a blocked reader sleeps
  * without it.
  *
- * A writer that commits while the reader waits wakes it through an
- * irq_work.  The reader sets mt_pipe_waiting and then checks the rings;
- * the writer commits and then checks mt_pipe_waiting, without a barrier
- * in the hot path, so a wakeup can be missed when the two cross: a
- * blocked read() sleeps MT_PIPE_POLL_JIFFIES at most, and a timer wakes
- * pollers as often.
+ * A writer wakes a waiting reader through an irq_work when it commits a
+ * name or a mark, and when it takes the ring's slow path for a migration:
+ * a new chunk, so at the latest once a chunk is full.  A migration within
+ * a chunk does not look, to keep the hook short.  The reader sets
+ * mt_pipe_waiting and then checks the rings; the writer commits and then
+ * checks mt_pipe_waiting, without a barrier, so a wakeup can also be
+ * missed when the two cross: a blocked read() sleeps MT_PIPE_POLL_JIFFIES
+ * at most, and a timer wakes pollers as often.
  */
 
 #include <linux/debugfs.h>
