@@ -253,7 +253,7 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 static __always_inline void mt_count(unsigned int why, u64 now)
 {
 	if (ms_stat_running())
-		ms_count(why & 0xff, why >> 8, now);
+		ms_count(why, now);
 }
 
 /*

@@ -584,7 +584,28 @@ static inline bool ms_stat_running(void)
 	return smp_load_acquire(&ms_collecting);
 }
 
-void ms_count(unsigned int cause, unsigned int reason, u64 now);
+/*
+ * The hook's part of mstat, inline in it: this CPU's counter of the move's
+ * column in its current period, unless the period has ended.  The column
+ * of a cause and reason is ms_col[][] (see migrate_trace_lite_stat.c).
+ */
+extern u8 ms_col[MT_CAUSE_END][MT_REASON_END];
+DECLARE_PER_CPU(u64 [], ms_counts);
+DECLARE_PER_CPU(u64, ms_period_end);
+void ms_count_slow(unsigned int col, u64 now);
+
+/* Count a move, @why being MT_WHY(); interrupts disabled. */
+static __always_inline void ms_count(unsigned int why, u64 now)
+{
+	unsigned int col = ms_col[why & 0xff][why >> 8];
+
+	if (unlikely(now >= raw_cpu_read(ms_period_end))) {
+		ms_count_slow(col, now);
+		return;
+	}
+	raw_cpu_inc(ms_counts[col]);
+}
+
 void ms_stat_init(void);
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_STAT */
@@ -594,7 +615,7 @@ static inline bool ms_stat_running(void)
 	return false;
 }
 
-static inline void ms_count(unsigned int cause, unsigned int reason, u64 now)
+static inline void ms_count(unsigned int why, u64 now)
 {
 }
 

@@ -76,20 +76,30 @@ static_assert(MT_REASON_END <= 64);
 			 HWEIGHT64(MS_ACTIVE) + HWEIGHT64(MS_STOPPER) +		\
 			 HWEIGHT64(MS_AFFINE) + HWEIGHT64(MS_PUSH))
 static_assert(MS_NR_COLS <= 256);
-static u8 ms_col[MT_CAUSE_END][MT_REASON_END];	/* 0: no reason column */
+/*
+ * The column a move of a cause and reason counts in: its CAUSE/REASON
+ * column, or the cause's own for a cause without reasons.  A cause with
+ * reasons gets its own count as their sum, when the counts are folded:
+ * the hook increments one counter.
+ */
+u8 ms_col[MT_CAUSE_END][MT_REASON_END] __read_mostly;
 static u8 ms_col_cause[MS_NR_COLS];
 static u8 ms_col_reason[MS_NR_COLS];
 
+/*
+ * Each CPU counts the moves of its current period, by column, until
+ * ms_period_end; the hook does so inline (ms_count()).  Counts of long
+ * periods on big machines pass 2^32: 64 bits everywhere.
+ */
+DEFINE_PER_CPU(u64 [MS_NR_COLS], ms_counts);
+DEFINE_PER_CPU(u64, ms_period_end);
+
 struct ms_cpu {
-	u64 period;			/* the period @count belongs to */
+	u64 period;			/* the period of the CPU's counts */
 	u64 synced;			/* @period at the last ms_sync_cpu() */
-	u64 period_end;			/* __mt_clock() when it ends */
-	u64 count[MS_NR_COLS];
 };
 
 static DEFINE_PER_CPU(struct ms_cpu, ms_cpus);
-/* Counts of long periods on big machines pass 2^32: 64 bits everywhere. */
-static_assert(sizeof_field(struct ms_cpu, count[0]) == sizeof(u64));
 
 /* The history: MS_NR_PERIODS rows of MS_NR_COLS counters. */
 static atomic64_t *ms_hist;
@@ -130,38 +140,47 @@ static void ms_full_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(ms_full_irq_work, ms_full_irq_workfn);
 
-/* Add @pc's counts to its period's row; interrupts off or writers gone. */
-static void ms_fold(struct ms_cpu *pc)
+/*
+ * Add @cpu's counts to its period's row; on @cpu with interrupts off, or
+ * with its writers gone.  A cause with reasons counts as their sum.
+ */
+static void ms_fold(unsigned int cpu)
 {
+	u64 period = per_cpu_ptr(&ms_cpus, cpu)->period;
+	u64 *count = *per_cpu_ptr(&ms_counts, cpu);
 	atomic64_t *row;
 	unsigned int i;
 
-	if (pc->period >= MS_NR_PERIODS)
+	if (period >= MS_NR_PERIODS)
 		return;
-	row = ms_row(pc->period);
+	for (i = MT_NR_CAUSES; i < MS_NR_COLS; i++)
+		count[ms_col_cause[i] - 1] += count[i];
+	row = ms_row(period);
 	for (i = 0; i < MS_NR_COLS; i++) {
-		if (pc->count[i]) {
-			atomic64_add(pc->count[i], &row[i]);
-			pc->count[i] = 0;
+		if (count[i]) {
+			atomic64_add(count[i], &row[i]);
+			count[i] = 0;
 		}
 	}
 }
 
 /*
- * Fold, then move @pc to the period of @now.  Runs once per period per
+ * Fold, then move @cpu to the period of @now.  Runs once per period per
  * CPU at most, so the division for a CPU that idled is affordable here.
  */
-static void ms_advance(struct ms_cpu *pc, u64 now)
+static void ms_advance(unsigned int cpu, u64 now)
 {
+	struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+	u64 *end = per_cpu_ptr(&ms_period_end, cpu);
 	u64 passed;
 
-	ms_fold(pc);
-	if (now < pc->period_end)
+	ms_fold(cpu);
+	if (now < *end)
 		return;
-	passed = div64_u64(now - pc->period_end, ms_period_ns) + 1;
+	passed = div64_u64(now - *end, ms_period_ns) + 1;
 	/* Readers see the period of other CPUs (ms_sync_locked()). */
 	WRITE_ONCE(pc->period, pc->period + passed);
-	pc->period_end += passed * ms_period_ns;
+	*end += passed * ms_period_ns;
 	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
 		/* The history is full: stop, and let a worker drop the key. */
 		WRITE_ONCE(ms_collecting, false);
@@ -169,25 +188,17 @@ static void ms_advance(struct ms_cpu *pc, u64 now)
 	}
 }
 
-/* Called by the hook with interrupts disabled. */
-void ms_count(unsigned int cause, unsigned int reason, u64 now)
+/* ms_count()'s first move of this CPU past its period's end. */
+noinline __cold void ms_count_slow(unsigned int col, u64 now)
 {
-	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
-	unsigned int col = ms_col[cause][reason];
-
-	if (unlikely(now >= pc->period_end)) {
-		/* A slow path checks the clock. */
-		if (mt_clock_check())
-			now = local_clock();
-		ms_advance(pc, now);
-		if (unlikely(pc->period >= MS_NR_PERIODS)) {
-			atomic_long_inc(&ms_dropped);
-			return;
-		}
+	if (mt_clock_check())
+		now = local_clock();
+	ms_advance(smp_processor_id(), now);
+	if (unlikely(this_cpu_read(ms_cpus.period) >= MS_NR_PERIODS)) {
+		atomic_long_inc(&ms_dropped);
+		return;
 	}
-	pc->count[cause - 1]++;
-	if (col)
-		pc->count[col]++;
+	this_cpu_inc(ms_counts[col]);
 }
 
 /*
@@ -200,7 +211,7 @@ static void ms_sync_cpu(void *unused)
 	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
 
 	if (ms_stat_running())
-		ms_advance(pc, __mt_clock_checked());
+		ms_advance(smp_processor_id(), __mt_clock_checked());
 	pc->synced = pc->period;
 }
 
@@ -248,10 +259,9 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	mt_clock_sync();
 	ms_start_ns = mt_clock();
 	for_each_possible_cpu(cpu) {
-		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
-
-		memset(pc, 0, sizeof(*pc));
-		pc->period_end = ms_start_ns + ms_period_ns;
+		memset(per_cpu_ptr(&ms_cpus, cpu), 0, sizeof(struct ms_cpu));
+		memset(per_cpu_ptr(&ms_counts, cpu), 0, sizeof(ms_counts));
+		*per_cpu_ptr(&ms_period_end, cpu) = ms_start_ns + ms_period_ns;
 	}
 	ms_started = true;
 	ms_folded = false;
@@ -284,7 +294,7 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 	/* Not while a hotplug callback folds a CPU. */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu)
-		ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+		ms_fold(cpu);
 	cpus_read_unlock();
 	ms_folded = true;
 }
@@ -299,14 +309,14 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 static int ms_cpu_prepare(unsigned int cpu)
 {
 	if (ms_stat_running())
-		ms_advance(per_cpu_ptr(&ms_cpus, cpu), mt_clock());
+		ms_advance(cpu, mt_clock());
 	return 0;
 }
 
 static int ms_cpu_dead(unsigned int cpu)
 {
 	if (ms_stat_running())
-		ms_fold(per_cpu_ptr(&ms_cpus, cpu));
+		ms_fold(cpu);
 	return 0;
 }
 
@@ -565,6 +575,11 @@ static void __init ms_number_columns(void)
 			if (!ms_col[cause][reason])
 				ms_col[cause][reason] = ms_col[cause][0];
 	}
+	/* Every column is numbered: ms_fold() adds each into its cause's. */
+	WARN_ON(col != MS_NR_COLS);
+	for (cause = 1; cause < MT_CAUSE_END; cause++)
+		if (!ms_cause_reasons[cause])
+			memset(ms_col[cause], cause - 1, MT_REASON_END);
 }
 
 void __init ms_stat_init(void)

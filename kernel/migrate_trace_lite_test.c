@@ -369,12 +369,15 @@ static void mt_test_stat_periods(struct kunit *test)
 	 */
 	t0 = ms_start_ns + 10 * p;
 	local_irq_save(flags);
-	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE, t0 + p / 2);
-	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE, t0 + p / 2 + 1);
-	ms_count(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST, t0 + p + 5);
-	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_NONE, t0 + 3 * p + 5);
+	ms_count(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE), t0 + p / 2);
+	ms_count(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE),
+		 t0 + p / 2 + 1);
+	ms_count(MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST), t0 + p + 5);
+	/* A cause without reasons counts in its own column. */
+	ms_count(MT_CAUSE_PUSH_RT_TASK, t0 + 2 * p + 1);
+	ms_count(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_NONE), t0 + 3 * p + 5);
 	/* A reason the cause cannot have is counted as its none. */
-	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_PUSH_DL, t0 + 3 * p + 6);
+	ms_count(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_PUSH_DL), t0 + 3 * p + 6);
 	local_irq_restore(flags);
 	mt_test_locked(ms_test_stop);
 	KUNIT_EXPECT_EQ(test, ms_read_count(10, MT_CAUSE_TRY_TO_WAKE_UP - 1), 2);
@@ -383,6 +386,8 @@ static void mt_test_stat_periods(struct kunit *test)
 	col = ms_column(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST);
 	KUNIT_EXPECT_EQ(test, ms_read_count(11, col), 1);
 	KUNIT_EXPECT_EQ(test, ms_read_count(12, MT_CAUSE_TRY_TO_WAKE_UP - 1), 0);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, MT_CAUSE_PUSH_RT_TASK - 1), 1);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, none), 0);
 	KUNIT_EXPECT_EQ(test, ms_read_count(13, MT_CAUSE_TRY_TO_WAKE_UP - 1), 2);
 	KUNIT_EXPECT_EQ(test, ms_read_count(13, none), 2);
 
@@ -391,7 +396,7 @@ static void mt_test_stat_periods(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
 	KUNIT_EXPECT_TRUE(test, ms_stat_running());
 	local_irq_save(flags);
-	ms_count(MT_CAUSE_TRY_TO_WAKE_UP, 0,
+	ms_count(MT_CAUSE_TRY_TO_WAKE_UP,
 		 ms_start_ns + (u64)CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE *
 		 3600 * p + 1);
 	local_irq_restore(flags);
