@@ -20,7 +20,8 @@
 # kernel/sched/core.o.  Without --off only the sites are checked (the
 # full and i386 builds have no off twin).  --expect-cause N: some
 # __mt_migrate_task() site passes cause N, the low byte of its third
-# argument (%edx on x86_64, %ecx on i386, regparm).  --accept FILE:
+# argument (%edx on x86_64, %ecx on i386, regparm), or, for cause 1
+# (try_to_wake_up), some site calls the wakeups' own __mt_migrate_wakeup().  --accept FILE:
 # "OBJECT FUNCTION COUNT REASON" lines; a function that adds at most
 # COUNT instructions passes, with its reason in the TAP line and the
 # table.  -v lists the differing instructions of every function.
@@ -78,7 +79,7 @@ die "$P: usage: $P [--off DIR] [--accept FILE] [--table FILE] ON-DIR OBJECT...\n
 
 my $KEY = 'mt_hooks_key';
 my $NOTES = 'mt_notes';
-my $HOOK = qr/^__mt_(?:migrate_task|note|copy_process|set_task_comm)$/;
+my $HOOK = qr/^__mt_(?:migrate_task|migrate_wakeup|note|copy_process|set_task_comm)$/;
 
 # Cause and reason names, from the enums of the header.
 $header //= "$FindBin::Bin/../include/linux/migrate_trace_lite.h";
@@ -598,6 +599,10 @@ sub check_site {
 			} else {
 				$why = "cause in %$reg, computed";
 			}
+		} elsif ($hook eq '__mt_migrate_wakeup') {
+			# The wakeups' hook: the cause is its name's.
+			$cause_seen{1} .= " $obj:$where";
+			$why = 'cause 1' . ($cause_name[1] ? " $cause_name[1]" : '') . ', reason computed';
 		} elsif ($hook eq '__mt_note') {
 			my $nreg = $on->{wide} ? 'esi' : 'edx';
 			my ($v) = $forked ? () : arg_of($on, \@path, $nreg);
@@ -755,7 +760,7 @@ for my $obj (@objects) {
 
 for my $c (@expect_cause) {
 	my $w = $cause_seen{$c};
-	tap(defined $w, sprintf('%s: a __mt_migrate_task() site passes cause %d%s:%s', $name, $c,
+	tap(defined $w, sprintf('%s: a hook site passes cause %d%s:%s', $name, $c,
 				$cause_name[$c] ? " ($cause_name[$c])" : '', $w // ' none'));
 }
 tap($nsites > 0, "$name: $nsites $KEY sites in " . scalar(@objects) . ' objects');

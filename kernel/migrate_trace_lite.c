@@ -200,18 +200,21 @@ ssize_t mt_write_reset(const char __user *ubuf, size_t count,
  */
 DEFINE_PER_CPU(struct mt_note, mt_notes);
 
-static unsigned int mt_take_note(struct task_struct *p)
+static __always_inline unsigned int mt_take_note(struct task_struct *p)
 {
-	struct mt_note *n = this_cpu_ptr(&mt_notes);
-	unsigned int reason = n->p == p ? n->reason : MT_REASON_NONE;
+	unsigned int reason = MT_REASON_NONE;
 
-	n->p = NULL;
+	if (raw_cpu_read(mt_notes.p) == p)
+		reason = raw_cpu_read(mt_notes.reason);
+	raw_cpu_write(mt_notes.p, NULL);
 	return reason;
 }
 
 /* A wakeup's reason: an earlier decision first, else the placement's. */
-static unsigned int mt_wakeup_reason(struct task_struct *p, unsigned int from,
-				     unsigned int to, unsigned int noted)
+static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
+						     unsigned int from,
+						     unsigned int to,
+						     unsigned int noted)
 {
 	if (!cpumask_test_cpu(from, p->cpus_ptr))
 		return MT_REASON_AFFINITY_AT_WAKEUP;
@@ -219,12 +222,11 @@ static unsigned int mt_wakeup_reason(struct task_struct *p, unsigned int from,
 	if (p->wake_cpu != from)
 		return MT_REASON_NUMA_AT_WAKEUP;
 	/* wake_affine() makes the waker's CPU the target. */
-	if (to == smp_processor_id()) {
-		if (noted == MT_REASON_IDLE_TARGET)
-			return MT_REASON_WAKE_AFFINE;
-		if (noted == MT_REASON_BUSY_TARGET)
-			return MT_REASON_WAKE_AFFINE_BUSY;
-	}
+	if (unlikely(noted == MT_REASON_IDLE_TARGET ||
+		     noted == MT_REASON_BUSY_TARGET) &&
+	    to == raw_smp_processor_id())
+		return noted == MT_REASON_IDLE_TARGET ?
+		       MT_REASON_WAKE_AFFINE : MT_REASON_WAKE_AFFINE_BUSY;
 	return noted;
 }
 
@@ -233,10 +235,9 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 {
 	unsigned int noted = mt_take_note(p);
 
-	/* Wakeups first: most migrations are theirs. */
-	if (likely(cause == MT_CAUSE_TRY_TO_WAKE_UP))
-		return mt_wakeup_reason(p, from, to, noted);
 	switch (cause) {
+	case MT_CAUSE_TRY_TO_WAKE_UP:
+		return mt_wakeup_reason(p, from, to, noted);
 	case MT_CAUSE_WAKE_UP_NEW_TASK:
 	case MT_CAUSE_MIGRATION_CPU_STOP:
 		return noted;
@@ -257,19 +258,79 @@ static __always_inline void mt_count(unsigned int why, u64 now)
 }
 
 /*
- * The hook's rare case, out of its line so that its fast path keeps few
- * values in saved registers: the ring needs its slow path (a new chunk
- * or time base, or it is full).
+ * The hooks' rare cases are out of their line and reached by tail calls,
+ * so that the fast path calls nothing and keeps its values in registers
+ * that need no saving, or few (x86_64 and GCC 12: one).
+ */
+
+/*
+ * The ring needs its slow path: a new chunk (which also wakes a waiting
+ * reader) or time base, or it is full.  A slow path checks the clock.
  */
 static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
-	/* A slow path checks the clock. */
 	if (mt_clock_check())
 		now = local_clock();
 	mt_log_migration_slow(p, task_cpu(p), to, why, now);
 	mt_count(why, now);
+}
+
+/* Log and count a move at @now. */
+static __always_inline void mt_log_and_count_at(struct task_struct *p,
+						unsigned int to,
+						unsigned int why, u64 now)
+{
+	if (mt_trace_running() &&
+	    unlikely(!mt_log_migration_fast(p, to, why, now))) {
+		mt_log_slow_and_count(p, to, why, now);
+		return;
+	}
+	mt_count(why, now);
+}
+
+/* The TSC cannot be read inline now: the clock is a call. */
+static noinline __cold void mt_log_and_count_called(struct task_struct *p,
+						    unsigned int to,
+						    unsigned int why)
+{
+	mt_log_and_count_at(p, to, why, local_clock_noinstr());
+}
+
+/*
+ * Log and count a move whose cause and reason are known: the hooks'
+ * common part.  One timestamp: the trace and the stat put the event in
+ * one period.
+ */
+static __always_inline void mt_log_and_count(struct task_struct *p,
+					     unsigned int to,
+					     unsigned int why)
+{
+	u64 now;
+
+	if (unlikely(!mt_clock_inline(&now))) {
+		mt_log_and_count_called(p, to, why);
+		return;
+	}
+	mt_log_and_count_at(p, to, why, now);
+}
+
+/*
+ * Every hook runs right before set_task_cpu() or its equivalent, under
+ * what serializes it (p->pi_lock for a task on no runqueue, its runqueue's
+ * lock for a queued one), with interrupts off; writers never nest.
+ */
+void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
+{
+	unsigned int old_cpu = task_cpu(p);
+	unsigned int reason;
+
+	lockdep_assert_irqs_disabled();
+	if (old_cpu == new_cpu)
+		return;
+	reason = mt_wakeup_reason(p, old_cpu, new_cpu, mt_take_note(p));
+	mt_log_and_count(p, new_cpu, MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, reason));
 }
 
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
@@ -277,9 +338,7 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 {
 	unsigned int old_cpu = task_cpu(p);
 	unsigned int cause = why & 0xff, reason = why >> 8;
-	u64 now;
 
-	/* Writers never nest: they all run with interrupts disabled. */
 	lockdep_assert_irqs_disabled();
 	if (old_cpu == new_cpu)
 		return;
@@ -289,23 +348,7 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		return;
 	if (!reason)
 		why = MT_WHY(cause, mt_reason(p, old_cpu, new_cpu, cause));
-	/*
-	 * One timestamp: the trace and the stat put the event in one period.
-	 * __mt_clock() reads it inline where it can, else it calls
-	 * local_clock().  Few values live across such a call: the task's
-	 * CPU is read again.  Every hook runs right before set_task_cpu()
-	 * or its equivalent, under what serializes it (p->pi_lock for a
-	 * task on no runqueue, its runqueue's lock for a queued one), so
-	 * the CPU cannot change in between; a new hook site must do the same.
-	 */
-	now = __mt_clock();
-	if (mt_trace_running() &&
-	    unlikely(!mt_log_migration_fast(p, new_cpu, why, now))) {
-		/* Last: a tail call where the compiler makes one. */
-		mt_log_slow_and_count(p, new_cpu, why, now);
-		return;
-	}
-	mt_count(why, now);
+	mt_log_and_count(p, new_cpu, why);
 }
 
 void __mt_copy_process(struct task_struct *p)

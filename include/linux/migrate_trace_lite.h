@@ -112,6 +112,7 @@ DECLARE_PER_CPU(struct mt_note, mt_notes);
 
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		       unsigned int why);
+void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu);
 void __mt_copy_process(struct task_struct *p);
 void __mt_set_task_comm(struct task_struct *p);
 
@@ -132,8 +133,16 @@ void __mt_set_task_comm(struct task_struct *p);
 static inline void mt_migrate_task(struct task_struct *p,
 				   unsigned int new_cpu, unsigned int why)
 {
-	if (static_branch_unlikely(&mt_hooks_key))
-		__mt_migrate_task(p, new_cpu, why);
+	if (static_branch_unlikely(&mt_hooks_key)) {
+		/*
+		 * Most moves are wakeups: they have a hook of their own,
+		 * chosen at compile time where @why is a constant.
+		 */
+		if (why == MT_CAUSE_TRY_TO_WAKE_UP)
+			__mt_migrate_wakeup(p, new_cpu);
+		else
+			__mt_migrate_task(p, new_cpu, why);
+	}
 }
 
 /**
