@@ -76,14 +76,15 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
 	     empty => '(e) empty loop',
-	     clock => '(f) local_clock() alone: every event pays it');
+	     clock => '(f) local_clock() alone',
+	     mtclock => '(g) the hook\'s clock alone (TSC inline)');
 
 # The per-event table of %$ev in UNIT, with the targets judged if $judge.
 sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock)) {
+	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock mtclock)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Benchmark of the per-event cost, for the project's "make bench":
- * migration_trace/bench takes "hook N", "tracepoint N", "clock N" or
- * "empty N" and runs N calls of mt_migrate_task() (whatever mt and mstat
- * are doing), of the sched_migrate_task tracepoint (whatever ftrace is
- * doing), of local_clock() (the one timestamp every event needs, the
- * floor of the hook's cost) or of nothing, on the current task with
+ * migration_trace/bench takes "hook N", "tracepoint N", "clock N",
+ * "mtclock N" or "empty N" and runs N calls of mt_migrate_task() (whatever
+ * mt and mstat are doing), of the sched_migrate_task tracepoint (whatever
+ * ftrace is doing), of local_clock(), of __mt_clock() (the one timestamp
+ * every event needs, the floor of the hook's cost; local_clock() if the
+ * TSC cannot be read inline) or of nothing, on the current task with
  * interrupts off in stretches of MT_BENCH_BATCH calls; reading gives
  * "VARIANT N NANOSECONDS" of the last run, the time of the stretches only.
  */
@@ -47,6 +48,9 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 	} else if (!strcmp(variant, "clock")) {
 		for (i = 0; i < n; i++)
 			WRITE_ONCE(mt_bench_sink, local_clock());
+	} else if (!strcmp(variant, "mtclock")) {
+		for (i = 0; i < n; i++)
+			WRITE_ONCE(mt_bench_sink, __mt_clock());
 	} else {
 		for (i = 0; i < n; i++)
 			barrier();
@@ -90,7 +94,8 @@ static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%15s %lu", variant, &n) != 2 || !n ||
 	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2 ||
 	    (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
-	     strcmp(variant, "clock") && strcmp(variant, "empty")))
+	     strcmp(variant, "clock") && strcmp(variant, "mtclock") &&
+	     strcmp(variant, "empty")))
 		return -EINVAL;
 	ns = mt_bench_run(variant, n);
 	mutex_lock(&mt_mutex);

@@ -155,7 +155,7 @@ open(my $ic, '>', "$dir/icount") or die;
 for my $r (0 .. 2) {
 	printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
 		[mt => 30], [mtpipe => 19], [mtflight => 21], [mstat => 9], [off => 4],
-		[ftrace => 100], [empty => 3], [clock => 7];
+		[ftrace => 100], [empty => 3], [clock => 7], [mtclock => 5];
 }
 close($ic);
 open($ic, '>', "$dir/nosites") or die;
@@ -165,7 +165,8 @@ like($out, qr/guest instructions per call \(QEMU -icount, exact\)/, 'instruction
 like($out, qr/\(a\) hook, mt tracing \(with reasons\)\s+30\.0\s+0\.300\s+<= 0\.15 MISS/, 'mt judged on instructions');
 like($out, qr/\(a2\) hook, mt, trace_pipe reader draining\s+19\.0\s+0\.190\s+<= 0\.20 PASS/, 'pipe judged on instructions: PASS');
 like($out, qr/\(a3\) hook, mt flight recorder recycling\s+21\.0\s+0\.210\s+<= 0\.20 MISS/, 'flight judged on instructions: MISS');
-like($out, qr/\(f\) local_clock\(\) alone: every event pays it\s+7\.0\s+0\.070$/m, 'the clock floor, unjudged');
+like($out, qr/\(f\) local_clock\(\) alone\s+7\.0\s+0\.070$/m, 'local_clock(), unjudged');
+like($out, qr/\(g\) the hook's clock alone \(TSC inline\)\s+5\.0\s+0\.050$/m, 'the hook\'s clock, unjudged');
 my ($tcg) = $out =~ /TCG time of the same calls(.*?)\n\n/s;
 ok(defined $tcg && $tcg !~ /PASS|MISS/, 'TCG times are not judged when instructions are there');
 
