@@ -404,6 +404,76 @@ static int cmd_fifo(int argc, char **argv)
 	return 0;
 }
 
+/* struct sched_attr of <linux/sched/types.h>, its first version. */
+struct dl_attr {
+	unsigned int size;
+	unsigned int sched_policy;
+	unsigned long long sched_flags;
+	int sched_nice;
+	unsigned int sched_priority;
+	unsigned long long sched_runtime;
+	unsigned long long sched_deadline;
+	unsigned long long sched_period;
+};
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
+/*
+ * N SCHED_DEADLINE processes (2 ms every 10 ms), more than there are
+ * CPUs, alternating 1 ms bursts and 2 ms sleeps for MS milliseconds: a
+ * wakeup on a CPU that runs an earlier deadline goes to a later runqueue,
+ * and the deadline class pushes and pulls.  A deadline task cannot fork:
+ * each child takes the class itself.
+ */
+static void deadline(int n, int ms)
+{
+	pid_t *kids;
+	int i;
+
+	kids = calloc(n, sizeof(*kids));
+	if (!kids)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0) {
+			struct dl_attr a = {
+				.size = sizeof(a),
+				.sched_policy = SCHED_DEADLINE,
+				.sched_runtime = 2000000,
+				.sched_deadline = 10000000,
+				.sched_period = 10000000,
+			};
+			struct timespec t0, t;
+
+			if (syscall(SYS_sched_setattr, 0, &a, 0))
+				die("sched_setattr");
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do {
+				spin_us(1000);
+				usleep(2000);
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			} while ((t.tv_sec - t0.tv_sec) * 1000L +
+				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	free(kids);
+}
+
+static int cmd_deadline(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	deadline(atoi(argv[0]), atoi(argv[1]));
+	return 0;
+}
+
 /* A child that renames itself to NAME; prints the child's pid. */
 static int cmd_comm(int argc, char **argv)
 {
@@ -1102,6 +1172,7 @@ static const struct {
 	{ "pingpong", "N", cmd_pingpong },
 	{ "forkexec", "N PROGRAM", cmd_forkexec },
 	{ "fifo", "N MS", cmd_fifo },
+	{ "deadline", "N MS", cmd_deadline },
 	{ "comm", "NAME", cmd_comm },
 	{ "marks", "N CPU", cmd_marks },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },

@@ -3,7 +3,8 @@
 # Reasons (format 1.2): workloads whose reason is known get it.  An
 # affinity change of a sleeping task shows at its wakeup as an affinity
 # reason; of a running one, in the stopper; wakeups name the placement
-# select_task_rq() chose; RT wakeups find the lowest runqueue; a task
+# select_task_rq() chose; RT wakeups find the lowest runqueue, deadline
+# ones a later runqueue; a task
 # whose only CPU goes offline is placed by the fallback; exec and fork
 # balancing, and the load balancer's kind of balance, are named.  No
 # migration of a cause that has reasons is left without one.
@@ -12,7 +13,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 12
+ktap_set_plan 14
 NCPU=$(nproc)
 HP=/sys/devices/system/cpu/cpu1/online
 
@@ -34,6 +35,7 @@ sleeper=$("$HELPER" affinity-sleep 40 1 2 0x3001 0x3002)
 runner=$("$HELPER" affinity 40 1 2 0 0x3003 0x3004)
 "$HELPER" pingpong 2000
 "$HELPER" fifo 6 1500
+"$HELPER" deadline $((NCPU + 1)) 1500
 "$HELPER" forkexec 200 /bin/true
 # Spinners started on one CPU, then let loose: the load balancer spreads them.
 for i in 1 2 3 4; do taskset -c 0 sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' & done
@@ -106,6 +108,10 @@ check "the task it held woke up from CPU 1 on another CPU by the fallback, once"
 		$4 "/" $5 == "try_to_wake_up/fallback" { n++ } END { print n + 0 }')" 1
 check "RT push: push_rt_task moves" \
 	"$(has_moves "$TMPD/counts" '^push_rt_task/')" yes
+check "deadline wakeups are placed on a later runqueue (dl_later_rq)" \
+	"$(has_moves "$TMPD/counts" '^try_to_wake_up/dl_later_rq$')" yes
+check "deadline push: push_dl_task moves" \
+	"$(has_moves "$TMPD/counts" '^push_dl_task/')" yes
 # Causes with reasons never leave one out (sched_ext aside: not run here).
 REASONED="try_to_wake_up|wake_up_new_task|detach_tasks|detach_one_task|migration_cpu_stop"
 REASONED="$REASONED|affine_move_task|push_cpu_stop"
