@@ -319,9 +319,9 @@ EOT
 CONFIG_SNSC_LITE_MIGRATION_BENCH (default n) adds migration_trace/bench,
 which times N calls, with interrupts disabled on the current task, of
 the migration hook in whatever state the trace and the statistics are,
-of the sched_migrate_task tracepoint, of local_clock() alone (the floor
-every event pays), or of an empty loop: the numbers the cover letter
-quotes.
+of the sched_migrate_task tracepoint, of local_clock() alone, of the
+hooks' own clock alone (the floor every event pays), or of an empty
+loop: the numbers the cover letter quotes.
 EOT
 },
 {
