@@ -271,7 +271,7 @@ static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
-	if (mt_clock_check())
+	if (!mt_clock_check())
 		now = local_clock();
 	mt_log_migration_slow(p, task_cpu(p), to, why, now);
 	mt_count(why, now);

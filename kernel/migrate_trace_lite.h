@@ -87,10 +87,23 @@ static __always_inline u64 mt_tsc_ns(u64 mult)
 		      : "cc");
 	return ns;
 }
-#endif
 
 void mt_clock_sync(void);
 bool mt_clock_check(void);
+
+#else /* !MT_TSC_CLOCK */
+
+static inline void mt_clock_sync(void)
+{
+}
+
+/* No copy: local_clock() is the clock. */
+static inline bool mt_clock_check(void)
+{
+	return false;
+}
+
+#endif /* MT_TSC_CLOCK */
 
 /*
  * __mt_clock() in the hook's line: false when the time must be read by a
@@ -628,9 +641,8 @@ static inline void ms_stat_init(void)
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals that migrate_trace_lite_test.c reaches. */
 #ifdef MT_TSC_CLOCK
-struct notifier_block;
-int mt_clock_pm_notify(struct notifier_block *nb, unsigned long action,
-		       void *data);
+int mt_clock_suspend(void *data);
+void mt_clock_resume(void *data);
 #endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),

@@ -10,27 +10,30 @@
  * clock (arch_perf_update_userpage()).  A copy of them lets the hooks
  * read the TSC and multiply inline (__mt_clock()) instead of calling
  * local_clock(), which was a third of a hook's cost.  The copy is taken,
- * and checked on every CPU, when a facility starts.  A suspend or
- * hibernation, which changes the terms, drops it before and takes it
- * again after.  The slow paths check it before they read the time and
- * drop it once the kernel's terms change otherwise (a TSC found unstable,
- * a late calibration): every CPU then calls local_clock() again, until
- * the next start.  Elsewhere __mt_clock() is local_clock().
+ * and checked on every CPU, when a facility starts.  A suspend,
+ * hibernation or kexec jump, which changes the terms, drops it before and
+ * takes it again after.  The slow paths, and a worker once a second,
+ * check it before they read the time and drop it once the kernel's terms
+ * change otherwise (a TSC found unstable, a late calibration): every CPU
+ * then calls local_clock() again, until the next start.  Elsewhere
+ * __mt_clock() is local_clock().
  */
 
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/jump_label.h>
 #include <linux/lockdep.h>
-#include <linux/notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
-#include <linux/suspend.h>
+#include <linux/syscore_ops.h>
+#include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
 #include "migrate_trace_lite.h"
 
 #ifdef MT_TSC_CLOCK
+
 struct mt_tsc_conv mt_tsc_conv __read_mostly;
 
 /* The copy of @d's terms; false if they do not fit the copy's form. */
@@ -103,6 +106,15 @@ static void mt_clock_set(const struct mt_tsc_conv *c)
 	WRITE_ONCE(mt_tsc_conv.mult, c->mult);
 }
 
+/*
+ * While a facility collects, a worker checks the copy once a second, so
+ * that a change of the kernel's terms that no slow path has met yet (a
+ * CPU with few events, a long stat period) is noticed within a second.
+ * It is deferrable: an idle machine logs nothing to stamp.
+ */
+static void mt_clock_watch_fn(struct work_struct *work);
+static DECLARE_DEFERRABLE_WORK(mt_clock_watch, mt_clock_watch_fn);
+
 /**
  * mt_clock_sync() - take the terms of local_clock() for __mt_clock()
  *
@@ -128,6 +140,8 @@ void mt_clock_sync(void)
 			chk.conv.mult = 0;
 	}
 	mt_clock_set(&chk.conv);
+	if (chk.conv.mult)
+		mod_delayed_work(system_wq, &mt_clock_watch, HZ);
 }
 
 /**
@@ -137,8 +151,9 @@ void mt_clock_sync(void)
  * preemption off: once the TSC is found unstable, or after a late
  * calibration, local_clock() is no longer the copy's function.
  *
- * Return: whether this call dropped the copy: a time just read from it
- * is not local_clock()'s.
+ * Return: whether the copy is in use after the check.  When it is not, a
+ * time read before from the copy may not be local_clock()'s: the caller
+ * reads it again.
  */
 bool mt_clock_check(void)
 {
@@ -151,56 +166,70 @@ bool mt_clock_check(void)
 	smp_rmb();
 	c.offset = READ_ONCE(mt_tsc_conv.offset);
 	if (mt_tsc_conv_holds(&c))
-		return false;
+		return true;
 	WRITE_ONCE(mt_tsc_conv.mult, 0);
-	return true;
+	return false;
+}
+
+/* The worker of mt_clock_watch. */
+static void mt_clock_watch_fn(struct work_struct *work)
+{
+	bool in_use;
+
+	preempt_disable();
+	in_use = mt_clock_check();
+	preempt_enable();
+	if (in_use && static_key_enabled(&mt_hooks_key))
+		schedule_delayed_work(&mt_clock_watch, HZ);
 }
 
 /*
- * A suspend or a hibernation gives the TSC and sched_clock() new terms:
- * the hooks call local_clock() from before it, and the copy is taken
- * again once tasks run again, if a facility still collects.
+ * A suspend, a hibernation or a kexec jump gives the TSC and sched_clock()
+ * new terms.  These run on the last CPU, with interrupts off: the copy is
+ * dropped before, and taken from the new terms after if a facility
+ * collects.  No hook runs and no facility starts in between, so the new
+ * pair needs no grace period.
  */
-VISIBLE_IF_KUNIT int mt_clock_pm_notify(struct notifier_block *nb,
-					unsigned long action, void *data)
+VISIBLE_IF_KUNIT int mt_clock_suspend(void *data)
 {
-	switch (action) {
-	case PM_SUSPEND_PREPARE:
-	case PM_HIBERNATION_PREPARE:
-	case PM_RESTORE_PREPARE:
-		WRITE_ONCE(mt_tsc_conv.mult, 0);
-		break;
-	case PM_POST_SUSPEND:
-	case PM_POST_HIBERNATION:
-	case PM_POST_RESTORE:
-		mutex_lock(&mt_mutex);
-		if (static_key_enabled(&mt_hooks_key))
-			mt_clock_sync();
-		mutex_unlock(&mt_mutex);
-		break;
-	}
-	return NOTIFY_DONE;
+	WRITE_ONCE(mt_tsc_conv.mult, 0);
+	return 0;
 }
 
-static struct notifier_block mt_clock_pm_nb = {
-	.notifier_call = mt_clock_pm_notify,
+VISIBLE_IF_KUNIT void mt_clock_resume(void *data)
+{
+	struct mt_tsc_conv c;
+	struct cyc2ns_data d;
+	bool ok;
+
+	if (!static_key_enabled(&mt_hooks_key) || !sched_clock_stable() ||
+	    !using_native_sched_clock())
+		return;
+	cyc2ns_read_begin(&d);
+	ok = mt_tsc_conv_of(&d, &c);
+	cyc2ns_read_end();
+	if (!ok)
+		return;
+	WRITE_ONCE(mt_tsc_conv.offset, c.offset);
+	/* Pairs with the smp_rmb() of mt_clock_inline(). */
+	smp_wmb();
+	WRITE_ONCE(mt_tsc_conv.mult, c.mult);
+}
+
+static const struct syscore_ops mt_clock_syscore_ops = {
+	.suspend	= mt_clock_suspend,
+	.resume		= mt_clock_resume,
+};
+
+static struct syscore mt_clock_syscore = {
+	.ops		= &mt_clock_syscore_ops,
 };
 
 static int __init mt_clock_init(void)
 {
-	return register_pm_notifier(&mt_clock_pm_nb);
+	register_syscore(&mt_clock_syscore);
+	return 0;
 }
 late_initcall(mt_clock_init);
-
-#else /* !MT_TSC_CLOCK */
-
-void mt_clock_sync(void)
-{
-}
-
-bool mt_clock_check(void)
-{
-	return false;
-}
 
 #endif /* MT_TSC_CLOCK */

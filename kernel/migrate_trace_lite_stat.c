@@ -191,7 +191,7 @@ static void ms_advance(unsigned int cpu, u64 now)
 /* ms_count()'s first move of this CPU past its period's end. */
 noinline __cold void ms_count_slow(unsigned int col, u64 now)
 {
-	if (mt_clock_check())
+	if (!mt_clock_check())
 		now = local_clock();
 	ms_advance(smp_processor_id(), now);
 	if (unlikely(this_cpu_read(ms_cpus.period) >= MS_NR_PERIODS)) {
