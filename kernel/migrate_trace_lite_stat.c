@@ -154,7 +154,8 @@ static void ms_fold(unsigned int cpu)
 	if (period >= MS_NR_PERIODS)
 		return;
 	for (i = MT_NR_CAUSES; i < MS_NR_COLS; i++)
-		count[ms_col_cause[i] - 1] += count[i];
+		if (ms_col_cause[i])
+			count[ms_col_cause[i] - 1] += count[i];
 	row = ms_row(period);
 	for (i = 0; i < MS_NR_COLS; i++) {
 		if (count[i]) {
@@ -566,6 +567,8 @@ static void __init ms_number_columns(void)
 		for (reason = 0; reason < MT_REASON_END; reason++) {
 			if (!(reasons & BIT_ULL(reason)))
 				continue;
+			if (WARN_ON(col >= MS_NR_COLS))
+				return;
 			ms_col_cause[col] = cause;
 			ms_col_reason[col] = reason;
 			ms_col[cause][reason] = col++;
