@@ -427,10 +427,10 @@ struct dl_attr {
  * and the deadline class pushes and pulls.  A deadline task cannot fork:
  * each child takes the class itself.
  */
-static void deadline(int n, int ms)
+static int deadline(int n, int ms)
 {
+	int i, status, failed = 0;
 	pid_t *kids;
-	int i;
 
 	kids = calloc(n, sizeof(*kids));
 	if (!kids)
@@ -462,15 +462,25 @@ static void deadline(int n, int ms)
 		}
 	}
 	for (i = 0; i < n; i++)
-		waitpid(kids[i], NULL, 0);
+		if (waitpid(kids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed++;
 	free(kids);
+	return failed;
 }
 
+/* Prints "ok", or how many of the processes could not run. */
 static int cmd_deadline(int argc, char **argv)
 {
+	int failed;
+
 	if (argc != 2)
 		return 2;
-	deadline(atoi(argv[0]), atoi(argv[1]));
+	failed = deadline(atoi(argv[0]), atoi(argv[1]));
+	if (failed)
+		printf("%d of %s failed\n", failed, argv[0]);
+	else
+		printf("ok\n");
 	return 0;
 }
 

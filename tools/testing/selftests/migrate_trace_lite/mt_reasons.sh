@@ -13,7 +13,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 14
+ktap_set_plan 15
 NCPU=$(nproc)
 HP=/sys/devices/system/cpu/cpu1/online
 
@@ -35,7 +35,8 @@ sleeper=$("$HELPER" affinity-sleep 40 1 2 0x3001 0x3002)
 runner=$("$HELPER" affinity 40 1 2 0 0x3003 0x3004)
 "$HELPER" pingpong 2000
 "$HELPER" fifo 6 1500
-"$HELPER" deadline $((NCPU + 1)) 1500
+# Two more deadline processes than CPUs: 2 ms every 10 ms each fits.
+deadline=$("$HELPER" deadline $((NCPU + 2)) 2000)
 "$HELPER" forkexec 200 /bin/true
 # Spinners started on one CPU, then let loose: the load balancer spreads them.
 for i in 1 2 3 4; do taskset -c 0 sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' & done
@@ -108,6 +109,7 @@ check "the task it held woke up from CPU 1 on another CPU by the fallback, once"
 		$4 "/" $5 == "try_to_wake_up/fallback" { n++ } END { print n + 0 }')" 1
 check "RT push: push_rt_task moves" \
 	"$(has_moves "$TMPD/counts" '^push_rt_task/')" yes
+check "the SCHED_DEADLINE processes ran" "$deadline" ok
 check "deadline wakeups are placed on a later runqueue (dl_later_rq)" \
 	"$(has_moves "$TMPD/counts" '^try_to_wake_up/dl_later_rq$')" yes
 check "deadline push: push_dl_task moves" \
