@@ -359,14 +359,15 @@ static void spin_us(long us)
 }
 
 /*
- * N SCHED_FIFO processes of distinct priorities, more than there are
- * CPUs, alternating short bursts and sleeps for MS milliseconds: the RT
- * class pushes and pulls them between CPUs.
+ * N children that each take a scheduling class (@take_class(i)), then
+ * alternate bursts of BURST_US + i * STEP_US microseconds with sleeps of
+ * SLEEP_US for MS milliseconds.  Return: how many did not run.
  */
-static void fifo(int n, int ms)
+static int bursts(int n, int ms, void (*take_class)(int i), long burst_us,
+		  long step_us, long sleep_us)
 {
+	int i, status, failed = 0;
 	pid_t *kids;
-	int i;
 
 	kids = calloc(n, sizeof(*kids));
 	if (!kids)
@@ -376,15 +377,13 @@ static void fifo(int n, int ms)
 		if (kids[i] < 0)
 			die("fork");
 		if (kids[i] == 0) {
-			struct sched_param sp = { .sched_priority = 10 + i };
 			struct timespec t0, t;
 
-			if (sched_setscheduler(0, SCHED_FIFO, &sp))
-				die("sched_setscheduler");
+			take_class(i);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			do {
-				spin_us(300 + 100 * i);
-				usleep(200);
+				spin_us(burst_us + i * step_us);
+				usleep(sleep_us);
 				clock_gettime(CLOCK_MONOTONIC, &t);
 			} while ((t.tv_sec - t0.tv_sec) * 1000L +
 				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
@@ -392,15 +391,31 @@ static void fifo(int n, int ms)
 		}
 	}
 	for (i = 0; i < n; i++)
-		waitpid(kids[i], NULL, 0);
+		if (waitpid(kids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed++;
 	free(kids);
+	return failed;
 }
 
+static void take_fifo(int i)
+{
+	struct sched_param sp = { .sched_priority = 10 + i };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		die("sched_setscheduler");
+}
+
+/*
+ * N SCHED_FIFO processes of distinct priorities, more than there are
+ * CPUs, alternating short bursts and sleeps for MS milliseconds: the RT
+ * class pushes and pulls them between CPUs.
+ */
 static int cmd_fifo(int argc, char **argv)
 {
 	if (argc != 2)
 		return 2;
-	fifo(atoi(argv[0]), atoi(argv[1]));
+	bursts(atoi(argv[0]), atoi(argv[1]), take_fifo, 300, 100, 200);
 	return 0;
 }
 
@@ -420,63 +435,35 @@ struct dl_attr {
 #define SCHED_DEADLINE	6
 #endif
 
-/*
- * N SCHED_DEADLINE processes (2 ms every 10 ms), more than there are
- * CPUs, alternating 1 ms bursts and 2 ms sleeps for MS milliseconds: a
- * wakeup on a CPU that runs an earlier deadline goes to a later runqueue,
- * and the deadline class pushes and pulls.  A deadline task cannot fork:
- * each child takes the class itself.
- */
-static int deadline(int n, int ms)
+/* 2 ms every 10 ms.  A deadline task cannot fork: each child takes it. */
+static void take_deadline(int i)
 {
-	int i, status, failed = 0;
-	pid_t *kids;
+	struct dl_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = 2000000,
+		.sched_deadline = 10000000,
+		.sched_period = 10000000,
+	};
 
-	kids = calloc(n, sizeof(*kids));
-	if (!kids)
-		die("calloc");
-	for (i = 0; i < n; i++) {
-		kids[i] = fork();
-		if (kids[i] < 0)
-			die("fork");
-		if (kids[i] == 0) {
-			struct dl_attr a = {
-				.size = sizeof(a),
-				.sched_policy = SCHED_DEADLINE,
-				.sched_runtime = 2000000,
-				.sched_deadline = 10000000,
-				.sched_period = 10000000,
-			};
-			struct timespec t0, t;
-
-			if (syscall(SYS_sched_setattr, 0, &a, 0))
-				die("sched_setattr");
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			do {
-				spin_us(1000);
-				usleep(2000);
-				clock_gettime(CLOCK_MONOTONIC, &t);
-			} while ((t.tv_sec - t0.tv_sec) * 1000L +
-				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-			_exit(0);
-		}
-	}
-	for (i = 0; i < n; i++)
-		if (waitpid(kids[i], &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			failed++;
-	free(kids);
-	return failed;
+	if (syscall(SYS_sched_setattr, 0, &a, 0))
+		die("sched_setattr");
 }
 
-/* Prints "ok", or how many of the processes could not run. */
+/*
+ * N SCHED_DEADLINE processes, more than there are CPUs, alternating 1 ms
+ * bursts and 2 ms sleeps for MS milliseconds: a wakeup on a CPU that runs
+ * an earlier deadline goes to a later runqueue, and the deadline class
+ * pushes and pulls.  Prints "ok", or how many of them could not run.
+ */
 static int cmd_deadline(int argc, char **argv)
 {
 	int failed;
 
 	if (argc != 2)
 		return 2;
-	failed = deadline(atoi(argv[0]), atoi(argv[1]));
+	failed = bursts(atoi(argv[0]), atoi(argv[1]), take_deadline, 1000, 0,
+			2000);
 	if (failed)
 		printf("%d of %s failed\n", failed, argv[0]);
 	else
@@ -1137,7 +1124,7 @@ static int cmd_mixed(int argc, char **argv)
 				break;
 			case 3:
 				if (ncpu > 1)
-					fifo(4, 200);
+					bursts(4, 200, take_fifo, 300, 100, 200);
 				sleep(1);
 				break;
 			case 4:
