@@ -151,9 +151,9 @@ void mt_clock_sync(void)
  * preemption off: once the TSC is found unstable, or after a late
  * calibration, local_clock() is no longer the copy's function.
  *
- * Return: whether the copy is in use after the check.  When it is not, a
- * time read before from the copy may not be local_clock()'s: the caller
- * reads it again.
+ * Return: false when this check dropped the copy: a time the caller read
+ * from it before may not be local_clock()'s, and is read again.  True when
+ * the copy holds or was off already (the time came from local_clock()).
  */
 bool mt_clock_check(void)
 {
@@ -161,7 +161,7 @@ bool mt_clock_check(void)
 
 	c.mult = READ_ONCE(mt_tsc_conv.mult);
 	if (!c.mult)
-		return false;
+		return true;
 	/* Pairs with the smp_wmb() of mt_clock_set(), as in __mt_clock(). */
 	smp_rmb();
 	c.offset = READ_ONCE(mt_tsc_conv.offset);
@@ -174,12 +174,10 @@ bool mt_clock_check(void)
 /* The worker of mt_clock_watch. */
 static void mt_clock_watch_fn(struct work_struct *work)
 {
-	bool in_use;
-
 	preempt_disable();
-	in_use = mt_clock_check();
+	mt_clock_check();
 	preempt_enable();
-	if (in_use && static_key_enabled(&mt_hooks_key))
+	if (READ_ONCE(mt_tsc_conv.mult) && static_key_enabled(&mt_hooks_key))
 		schedule_delayed_work(&mt_clock_watch, HZ);
 }
 
