@@ -20,7 +20,7 @@ CHECK_TIMEOUT	?= 1500
 MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 			MAINTAINERS.patch -type f 2>/dev/null)
 GUEST_C		:= $(wildcard $(ST)/*.c)
-GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh) $(GUEST_C)
+GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites \

@@ -58,6 +58,11 @@ cp "$top"/harness/guest/*.sh "$root/guest/"
 cp "$st"/*.sh "$root/guest/"
 cp "$top/scripts/migrate_record" "$root/guest/"
 cp "$build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/guest/"
+# The functions our kernel files define, one a line: a kernel report is
+# ours when a stack frame names one (kcsan.sh).  Names only: the kernel's
+# other mt_* functions (the maple tree's) are not ours.
+perl -ne 'print "$1\n" if /^(?!#)[A-Za-z_][^;=(]*?\b([a-z_][a-z0-9_]*)\(/ && !/;\s*$/' \
+	"$top"/kernel/migrate_trace_lite*.c | sort -u >"$root/guest/our-functions"
 for c in "$st"/*.c; do
 	# shellcheck disable=SC2086
 	gcc $cflags -o "$root/guest/$(basename "$c" .c)" "$c"
