@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Summarize a "prove -v" log: one line per test file with its passed,
-# failed and skipped counts, then prove's own closing lines, last, as CI
-# reads them.
+# failed and skipped counts, each failed test with the first lines of its
+# diagnostics (CI shows the end of the output, not the log), then prove's
+# own closing lines, last, as CI reads them.
 #
 #   check-summary.pl PROVE-LOG
 use strict;
@@ -15,7 +16,10 @@ my ($log) = @ARGV;
 die "$P: usage: $P PROVE-LOG\n" unless defined $log;
 open(my $fh, '<', $log) or die "$P: $log: $!\n";
 
-my (@files, %n, $cur, @tail, $in_tail);
+my $MAX_DIAG = 12;		# diagnostic lines kept per failed test
+my $MAX_FAILED = 8;		# failed tests shown
+
+my (@files, %n, $cur, @tail, $in_tail, @failed, $diag);
 while (my $line = <$fh>) {
 	if ($line =~ /^(t\/\S+\.t) \.+\s*(.*)$/) {
 		$cur = $1;
@@ -30,8 +34,16 @@ while (my $line = <$fh>) {
 		next;
 	}
 	next unless defined $cur;
-	if ($line =~ /^not ok \d+/) {
-		$n{$cur}{fail}++;
+	if ($diag && $line =~ /^\s*#/ && @{$diag} < $MAX_DIAG) {
+		push @{$diag}, "      $line";
+		next;
+	}
+	undef $diag unless $line =~ /^\s*#/;
+	if ($line =~ /^(\s*)not ok \d+/) {
+		# A subtest (a KUnit case) is shown, and counted in its test.
+		$n{$cur}{fail}++ unless length($1);
+		$diag = [ "  $cur: $line" ];
+		push @failed, $diag;
 	} elsif ($line =~ /^ok \d+.*#\s*SKIP/i) {
 		$n{$cur}{skip}++;
 	} elsif ($line =~ /^ok \d+/) {
@@ -45,5 +57,9 @@ for my $f (@files) {
 	my $c = $n{$f};
 	printf("  %-34s %4d passed %3d failed %3d skipped %s\n", $f, $c->{pass}, $c->{fail},
 	       $c->{skip}, $c->{note});
+}
+if (@failed) {
+	print "\nmake check: failed tests (first $MAX_FAILED; all in out/check/prove.log)\n";
+	print @{$_} for grep { defined } @failed[0 .. $MAX_FAILED - 1];
 }
 print "\n", @tail;
