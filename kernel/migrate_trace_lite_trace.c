@@ -152,7 +152,7 @@ void mt_log_comm(unsigned int type, struct task_struct *p)
 	u64 now;
 
 	local_irq_save(flags);
-	if (READ_ONCE(mt_tracing)) {
+	if (mt_trace_running()) {
 		now = __mt_clock_checked();
 		r = mt_ring_write(sizeof(*r), type, now);
 		if (r) {
@@ -182,7 +182,7 @@ static int mt_log_mark(unsigned long mark)
 	if (in_nmi())
 		return -EINVAL;
 	local_irq_save(flags);
-	if (READ_ONCE(mt_tracing)) {
+	if (mt_trace_running()) {
 		now = __mt_clock_checked();
 		r = mt_ring_write(sizeof(*r), MT_EV_MARK, now);
 		if (r) {
