@@ -179,7 +179,7 @@ static void ms_advance(unsigned int cpu, u64 now)
 	if (now < *end)
 		return;
 	passed = div64_u64(now - *end, ms_period_ns) + 1;
-	/* Readers see the period of other CPUs (ms_sync_locked()). */
+	/* Another CPU folds it once this one's writers are gone. */
 	WRITE_ONCE(pc->period, pc->period + passed);
 	*end += passed * ms_period_ns;
 	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
@@ -359,8 +359,15 @@ VISIBLE_IF_KUNIT unsigned int ms_column(unsigned int cause, unsigned int reason)
 	return ms_col[cause][reason];
 }
 
+/*
+ * A reader's snapshot, taken at open under mt_mutex: a start, a reset or
+ * a new period after the open does not change what this reader prints.
+ */
 struct ms_iter {
 	u64 rows;		/* final rows in this snapshot */
+	unsigned long period_msec;
+	u64 start_ns;
+	struct timespec64 start_wall;
 };
 
 static void *ms_seq_start(struct seq_file *m, loff_t *pos)
@@ -383,19 +390,19 @@ static void ms_seq_stop(struct seq_file *m, void *v)
 }
 
 /* Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate. */
-static void ms_show_header(struct seq_file *m)
+static void ms_show_header(struct seq_file *m, const struct ms_iter *it)
 {
 	unsigned int i;
 
 	seq_puts(m, "# version 1.2.0\n");
-	seq_printf(m, "# period_msec %lu\n", ms_period_msec);
+	seq_printf(m, "# period_msec %lu\n", it->period_msec);
 	seq_printf(m, "# gettimeofday %lld %06ld\n",
-		   (long long)ms_start_wall.tv_sec,
-		   ms_start_wall.tv_nsec / NSEC_PER_USEC);
+		   (long long)it->start_wall.tv_sec,
+		   it->start_wall.tv_nsec / NSEC_PER_USEC);
 	seq_puts(m, "# ts_field 1\n");
 	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_printf(m, "# dropped %ld\n", atomic_long_read(&ms_dropped));
-	seq_printf(m, "# sched_clock 0x%016llx\n", ms_start_ns);
+	seq_printf(m, "# sched_clock 0x%016llx\n", it->start_ns);
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_printf(m, "# field %u %s\n", i + 1, mt_cause_names[i]);
 	seq_printf(m, "# field %u migrate\n", MT_CAUSE_END + 1);
@@ -406,9 +413,10 @@ static void ms_show_header(struct seq_file *m)
 					      "none");
 }
 
-static void ms_show_row(struct seq_file *m, u64 period, atomic64_t *row)
+static void ms_show_row(struct seq_file *m, const struct ms_iter *it,
+			u64 period, atomic64_t *row)
 {
-	u64 msec = period * ms_period_msec;
+	u64 msec = period * it->period_msec;
 	u64 sum = 0, sec;
 	unsigned int i;
 	u32 rem;
@@ -429,10 +437,12 @@ static void ms_show_row(struct seq_file *m, u64 period, atomic64_t *row)
 
 static int ms_seq_show(struct seq_file *m, void *v)
 {
+	struct ms_iter *it = m->private;
+
 	if (v == SEQ_START_TOKEN)
-		ms_show_header(m);
+		ms_show_header(m, it);
 	else
-		ms_show_row(m, ((atomic64_t *)v - ms_hist) / MS_NR_COLS, v);
+		ms_show_row(m, it, ((atomic64_t *)v - ms_hist) / MS_NR_COLS, v);
 	return 0;
 }
 
@@ -456,6 +466,9 @@ static int ms_stat_open(struct inode *inode, struct file *file)
 		it->rows = ms_sync_locked();
 	else
 		it->rows = ms_started ? ms_complete : 0;
+	it->period_msec = ms_period_msec;
+	it->start_ns = ms_start_ns;
+	it->start_wall = ms_start_wall;
 	ms_readers++;
 	mutex_unlock(&mt_mutex);
 	return 0;

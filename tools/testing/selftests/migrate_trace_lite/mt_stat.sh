@@ -3,7 +3,8 @@
 # migration_stat/: files and refusals; counts equal to a trace of the same
 # window, period by period, cause by cause and reason by reason; rows
 # shown while collecting never change; idle periods; a full history stops
-# the collection with every row kept; reset refused while stat is open.
+# the collection with every row kept; reset refused while stat is open;
+# a reader prints the collection it opened.
 
 . "$(dirname "$0")/mt_lib.sh"
 
@@ -13,7 +14,7 @@ if [ ! -d "$MS_DIR" ]; then
 	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 54
+ktap_set_plan 55
 
 ms_state() { cat "$MS_DIR/enable"; }
 ms_period() { cat "$MS_DIR/period_msec"; }
@@ -185,7 +186,15 @@ wr "$MS_DIR/reset" 0 >/dev/null
 check "reset while collecting stops it" "$(ms_state)" 0
 cat "$MS_DIR/stat" >"$TMPD/empty"
 check "and empties the stat" "$(ms_data_rows "$TMPD/empty")" 0
+# A reader prints what it opened: not a collection started after the open.
+exec 3<"$MS_DIR/stat"
 wr "$MS_DIR/period_msec" 1000 >/dev/null
+wr "$MS_DIR/enable" 1 >/dev/null
+check "a stat opened before a start keeps its header" \
+	"$(sed -n 's/^# period_msec //p' <&3)" 1
+exec 3<&-
+wr "$MS_DIR/enable" 0 >/dev/null
+wr "$MS_DIR/reset" 0 >/dev/null
 mt_reset
 
 ktap_finished
