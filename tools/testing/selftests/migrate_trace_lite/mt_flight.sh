@@ -48,22 +48,8 @@ check "a lost line per CPU that lost records, with the header's count" \
 		      for (c in got) if (!(c in want)) print c, got[c] }' "$T")" ""
 # Exact: what a CPU logged is what is left of it plus what was overwritten.
 check "each CPU's logged records = its records in the dump + its overwritten" \
-	"$(awk -v task="$(mt_loc_num "$T" task_list)" -v saved="$(mt_loc_num "$T" saved_comm)" \
-		-v lost="$(mt_loc_num "$T" lost)" '
-		FNR == NR { if ($1 ~ /^[0-9]+$/) logged[$1] = $2; next }
-		$2 == "cpu_lost" { over[$3] = $5; next }
-		/^#/ || $6 == "start_sched_clock" { next }
-		$6 == task || $6 == saved || $6 == lost { next }
-		{ left[$2]++ }
-		END { for (c in logged) if (logged[c] != left[c] + over[c])
-			print "cpu" c ":", logged[c], "!=", left[c] + 0, "+", over[c] }' \
-		"$TMPD/stats" "$T")" ""
-check "every task in the dump has a name" \
-	"$(awk -v mark="$(mt_loc_num "$T" mark)" '
-		/^#/ { next }
-		$7 == ":" { named[$5] = 1; next }
-		$3 != "." || $6 == mark { seen[$5] = 1 }
-		END { for (p in seen) if (!(p in named)) { print p; exit } }' "$T")" ""
+	"$(mt_unaccounted "$TMPD/stats" "$T")" ""
+check "every task in the dump has a name" "$(mt_unnamed "$T")" ""
 # For each CPU, what is left of the workload's moves there is the end of
 # what ftrace saw there (fork placement aside: ftrace does not see it).
 awk '/sched_migrate_task:/ {

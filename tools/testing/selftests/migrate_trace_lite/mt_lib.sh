@@ -259,6 +259,32 @@ mt_stat_total() {
 		"$MT_DIR/stats"
 }
 
+# The CPUs of STATS (a copy of migration_trace/stats) whose records are
+# not all accounted for in TRACE (a dump or a stream of that trace): each
+# CPU's logged records must be those in TRACE plus those overwritten.
+# Prints "cpuN: logged != in-trace + overwritten" for each that differs.
+mt_unaccounted() {
+	awk -v task="$(mt_loc_num "$2" task_list)" -v saved="$(mt_loc_num "$2" saved_comm)" \
+		-v lost="$(mt_loc_num "$2" lost)" '
+		FNR == NR { if ($1 ~ /^[0-9]+$/) logged[$1] = $2; next }
+		$2 == "cpu_lost" { over[$3] = $5; next }
+		/^#/ || $6 == "start_sched_clock" { next }
+		$6 == task || $6 == saved || $6 == lost { next }
+		{ left[$2]++ }
+		END { for (c in logged) if (logged[c] != left[c] + over[c])
+			print "cpu" c ":", logged[c], "!=", left[c] + 0, "+", over[c] + 0 }
+		' "$1" "$2"
+}
+
+# The first pid that TRACE moves or marks without a line naming it.
+mt_unnamed() {
+	awk -v mark="$(mt_loc_num "$1" mark)" '
+		/^#/ { next }
+		$7 == ":" { named[$5] = 1; next }
+		$3 != "." || $6 == mark { seen[$5] = 1 }
+		END { for (p in seen) if (!(p in named)) { print p; exit } }' "$1"
+}
+
 # "CAUSE/REASON COUNT" of every migration of TRACE, sorted.
 reason_counts() {
 	mt_migrations "$1" | awk '{ n[$4 "/" $5]++ } END { for (k in n) print k, n[k] }' | sort
