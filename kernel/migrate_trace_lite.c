@@ -277,15 +277,39 @@ static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 	mt_count(why, now);
 }
 
+/* An exiting task moves: name it first (see mt_name_exiting()). */
+static noinline __cold void mt_log_exiting_and_count(struct task_struct *p,
+						     unsigned int to,
+						     unsigned int why, u64 now)
+{
+	/* The name may take the ring's slow path, which checks the clock. */
+	if (!mt_clock_check())
+		now = local_clock();
+	if (!mt_name_exiting(p, now)) {
+		mt_count(why, now);
+		return;
+	}
+	if (unlikely(!mt_log_migration_fast(p, to, why, now))) {
+		mt_log_slow_and_count(p, to, why, now);
+		return;
+	}
+	mt_count(why, now);
+}
+
 /* Log and count a move at @now. */
 static __always_inline void mt_log_and_count_at(struct task_struct *p,
 						unsigned int to,
 						unsigned int why, u64 now)
 {
-	if (mt_trace_running() &&
-	    unlikely(!mt_log_migration_fast(p, to, why, now))) {
-		mt_log_slow_and_count(p, to, why, now);
-		return;
+	if (mt_trace_running()) {
+		if (unlikely(p->flags & PF_EXITING)) {
+			mt_log_exiting_and_count(p, to, why, now);
+			return;
+		}
+		if (unlikely(!mt_log_migration_fast(p, to, why, now))) {
+			mt_log_slow_and_count(p, to, why, now);
+			return;
+		}
 	}
 	mt_count(why, now);
 }
@@ -353,6 +377,12 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 
 void __mt_copy_process(struct task_struct *p)
 {
+	/*
+	 * @p is linked into the task list: a trace starting now either
+	 * finds it there or is seen started here.  Pairs with the smp_mb()
+	 * of mt_start_locked().
+	 */
+	smp_mb();
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
 

@@ -419,6 +419,7 @@ extern unsigned long mt_task_list_truncated;
 bool mt_comm_lookup(pid_t pid, char *comm);
 void mt_buffer_full(u64 ts);
 void mt_log_comm(unsigned int type, struct task_struct *p);
+bool mt_name_exiting(struct task_struct *p, u64 now);
 void mt_trace_init(struct dentry *dir);
 bool mt_trace_started(void);
 extern unsigned int mt_trace_readers;		/* under mt_mutex */
@@ -575,6 +576,11 @@ static inline bool mt_log_migration_fast(struct task_struct *p,
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)
 {
+}
+
+static inline bool mt_name_exiting(struct task_struct *p, u64 now)
+{
+	return true;
 }
 
 static inline void mt_trace_init(struct dentry *dir)

@@ -9,8 +9,11 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/threads.h>
 
 #include "migrate_trace_lite.h"
 
@@ -43,6 +46,8 @@ struct mt_test_seen {
 	struct mt_rec_migrate mig;	/* the last one */
 	int mig_cpu;
 	unsigned int migs;
+	unsigned int comms;		/* set_task_comm names of mig_pid */
+	unsigned int migs_before_comm;	/* its moves before its first name */
 };
 
 static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
@@ -67,6 +72,10 @@ static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
 			s->mig_first = s->mig;
 		s->mig_cpu = cpu;
 	}
+	if (rec->type == MT_EV_SET_TASK_COMM &&
+	    ((const struct mt_rec_comm *)rec)->pid == s->mig_pid &&
+	    !s->comms++)
+		s->migs_before_comm = s->migs;
 }
 
 static void mt_test_walk(struct kunit *test, struct mt_test_seen *s)
@@ -173,6 +182,53 @@ static void mt_test_migration_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.mig.hdr.type, MT_CAUSE_DETACH_TASKS);
 	KUNIT_EXPECT_EQ(test, s.mig.hdr.reason, MT_REASON_LB_FIRST + 6);
 	KUNIT_EXPECT_STREQ(test, mt_reason_names[s.mig.hdr.reason], "lb_idle_task");
+	mt_test_reset(test);
+}
+
+/*
+ * A task that went through exit_notify() may be reaped, and leave the
+ * task list, before the scheduler is done with it: its move is preceded
+ * by its name, once per trace.  A move of a live task, or of one still
+ * on its way out, logs no name.
+ */
+static void mt_test_exiting_named(struct kunit *test)
+{
+	/* alloc_pid() never hands out PID_MAX_LIMIT. */
+	struct mt_test_seen s = { .mig_pid = PID_MAX_LIMIT };
+	struct task_struct *t;
+	unsigned long flags;
+	unsigned int to;
+	int i;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs");
+	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
+		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
+	/*
+	 * The hook reads only its pid, name, flags, exit_state and CPU (0):
+	 * a reason given keeps it from looking at more.
+	 */
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pid = s.mig_pid;
+	strscpy(t->comm, "mt_exiting");
+	to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	for (i = 0; i < 4; i++) {
+		t->flags = i ? PF_EXITING : 0;
+		t->exit_state = i > 1 ? EXIT_ZOMBIE : 0;
+		__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
+						MT_REASON_LB_FIRST));
+	}
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.migs, 4);
+	KUNIT_EXPECT_EQ(test, s.comms, 1);
+	KUNIT_EXPECT_EQ(test, s.migs_before_comm, 2);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
 	mt_test_reset(test);
 }
 
@@ -570,6 +626,7 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_mark_while_stopped),
 	KUNIT_CASE(mt_test_enable_rules),
 	KUNIT_CASE(mt_test_migration_fields),
+	KUNIT_CASE(mt_test_exiting_named),
 	KUNIT_CASE(mt_test_ring_chunks),
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),

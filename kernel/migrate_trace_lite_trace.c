@@ -142,32 +142,65 @@ static void mt_commit(void *rec)
 }
 
 /*
- * Copy without task_lock(): a name torn by a racing rename is harmless,
- * and the race is marked for KCSAN.
+ * Log the name @comm of @pid at @now; interrupts off, tracing.  The name
+ * is copied without task_lock(): one torn by a racing rename is harmless,
+ * and the race is marked for KCSAN.  Return: false if the buffer is full.
  */
+static bool mt_log_name(unsigned int type, pid_t pid, const char *comm, u64 now)
+{
+	struct mt_rec_comm *r = mt_ring_write(sizeof(*r), type, now);
+
+	if (!r) {
+		mt_buffer_full(now);
+		return false;
+	}
+	r->pid = pid;
+	/* Racy with a rename, see above. */
+	data_race(memcpy(r->comm, comm, sizeof(r->comm)));
+	r->comm[sizeof(r->comm) - 1] = '\0';
+	r->unused = 0;
+	mt_comm_remember(r->pid, r->comm);
+	mt_commit(r);
+	return true;
+}
+
 void mt_log_comm(unsigned int type, struct task_struct *p)
 {
-	struct mt_rec_comm *r;
 	unsigned long flags;
-	u64 now;
 
 	local_irq_save(flags);
-	if (mt_trace_running()) {
-		now = __mt_clock_checked();
-		r = mt_ring_write(sizeof(*r), type, now);
-		if (r) {
-			r->pid = p->pid;
-			/* Racy with a rename, see above. */
-			data_race(memcpy(r->comm, p->comm, sizeof(r->comm)));
-			r->comm[sizeof(r->comm) - 1] = '\0';
-			r->unused = 0;
-			mt_comm_remember(r->pid, r->comm);
-			mt_commit(r);
-		} else {
-			mt_buffer_full(now);
-		}
-	}
+	if (mt_trace_running())
+		mt_log_name(type, p->pid, p->comm, __mt_clock_checked());
 	local_irq_restore(flags);
+}
+
+/**
+ * mt_name_exiting() - name an exiting task that is about to move
+ * @p: the task, with PF_EXITING set
+ * @now: the time of the move
+ *
+ * A task that went through exit_notify() can be reaped, by its parent or
+ * by itself, and so leave the task list, before it runs for the last
+ * time: a trace that starts then finds no name for it, although the
+ * scheduler may still move it.  So such a move is preceded by the task's
+ * name, unless this trace already named its pid.  From the hooks:
+ * interrupts off, tracing.
+ *
+ * Return: false if the buffer refused the name; the move is then counted
+ * as refused too, and must not be logged.
+ */
+bool mt_name_exiting(struct task_struct *p, u64 now)
+{
+	/* A de_thread() may change the pid of a zombie leader: read it once. */
+	pid_t pid = READ_ONCE(p->pid);
+	struct mt_comm_slot *s = &mt_comm_cache[pid % MT_COMM_SLOTS];
+
+	if (!READ_ONCE(p->exit_state) || READ_ONCE(s->pid) == (u32)pid)
+		return true;
+	if (mt_log_name(MT_EV_SET_TASK_COMM, pid, p->comm, now))
+		return true;
+	mt_ring_drop(now);
+	return false;
 }
 
 /* Return: 0, -EINVAL if no trace runs or in NMI, -ENOSPC if the buffer is full. */
@@ -347,6 +380,12 @@ static int mt_start_locked(bool allow_restart)
 		 */
 		smp_store_release(&mt_tracing, true);
 		mt_hooks_get(&mt_holds_hooks);
+		/*
+		 * A task linked before this is in the list; one linked after
+		 * it sees the flag.  Pairs with the smp_mb() of
+		 * __mt_copy_process().
+		 */
+		smp_mb();
 		ret = mt_take_task_list(now);
 		if (ret) {
 			WRITE_ONCE(mt_tracing, false);

@@ -13,7 +13,7 @@ if [ ! -d "$MS_DIR" ]; then
 	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 35
+ktap_set_plan 37
 NCPU=$(nproc)
 now() { cut -d. -f1 /proc/uptime; }
 ms_reset() { echo 0 >"$MS_DIR/reset"; }
@@ -156,6 +156,10 @@ check "trace reads succeeded during the storm" "$([ "$nt" -gt 0 ] && echo yes)" 
 bad=0
 for f in "$TMPD"/reads/t.*; do [ -z "$(mt_malformed "$f" | head -1)" ] || bad=$((bad + 1)); done
 check "no trace read has a torn or partial record" "$bad" 0
+# Tasks come and go all the time here, also while a trace starts.
+bad=0
+for f in "$TMPD"/reads/t.*; do [ -z "$(mt_unnamed "$f")" ] || bad=$((bad + 1)); done
+check "every trace read names every task it moves or that marks" "$bad" 0
 bad=0
 for f in "$TMPD"/reads/s.*; do
 	[ -z "$(ms_bad_sums "$f" | head -1)" ] || bad=$((bad + 1))
@@ -185,6 +189,7 @@ if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	mt_save "$TMPD/oracle"
 	cat "$MS_DIR/stat" >"$TMPD/oracle_stat"
 	check "oracle window: nothing dropped" "$(sed -n 's/^# dropped //p' "$TMPD/oracle")" 0
+	check "oracle window: every task moved is named" "$(mt_unnamed "$TMPD/oracle")" ""
 	mt_ftrace_compare "$TMPD/oracle" "$TMPD/oracle_ftrace"
 	ms_rows_by_cause "$TMPD/oracle_stat" | sort >"$TMPD/os"
 	mt_rows_by_cause "$TMPD/oracle" "$TMPD/oracle_stat" | sort >"$TMPD/ot"
@@ -194,7 +199,7 @@ if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	ms_reset
 	echo 1000 >"$MS_DIR/period_msec"
 else
-	for i in 1 2 3 4; do ktap_test_skip "no ftrace sched_migrate_task event"; done
+	for i in 1 2 3 4 5; do ktap_test_skip "no ftrace sched_migrate_task event"; done
 fi
 
 ktap_finished
