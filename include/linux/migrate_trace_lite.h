@@ -228,6 +228,9 @@ do {									\
  */
 static inline void mt_copy_process(struct task_struct *p)
 {
+	/* Without jump labels the key is a load: not before @p is linked. */
+	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
+		smp_mb();	/* as in __mt_copy_process() */
 	if (static_branch_unlikely(&mt_hooks_key))
 		__mt_copy_process(p);
 }
