@@ -379,13 +379,17 @@ void __mt_copy_process(struct task_struct *p)
 {
 	/*
 	 * @p is linked into the task list: a trace starting now either
-	 * finds it there or is seen started here.  Pairs with the smp_mb()
-	 * of mt_start_locked().
+	 * finds it there or is seen naming tasks here.  Pairs with the
+	 * smp_mb() of mt_start_new_locked().
 	 */
 	smp_mb();
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
 
+/*
+ * No barrier: a rename that races a start's walk may leave the old name
+ * in the list.  The task has a name then, if not its newest one.
+ */
 void __mt_set_task_comm(struct task_struct *p)
 {
 	mt_log_comm(MT_EV_SET_TASK_COMM, p);

@@ -287,7 +287,7 @@ extern bool mt_tracing;			/* hooks record; read locklessly */
 /* Whether writers record; the buffers set up before a start are seen. */
 static inline bool mt_trace_running(void)
 {
-	/* Pairs with the release of mt_start_locked(). */
+	/* Pairs with the releases of a start. */
 	return smp_load_acquire(&mt_tracing);
 }
 
@@ -418,6 +418,7 @@ extern int mt_task_list_cpu;
 extern unsigned long mt_task_list_truncated;
 bool mt_comm_lookup(pid_t pid, char *comm);
 void mt_buffer_full(u64 ts);
+void mt_stop_writers(void);
 void mt_log_comm(unsigned int type, struct task_struct *p);
 bool mt_name_exiting(struct task_struct *p, u64 now);
 void mt_trace_init(struct dentry *dir);
@@ -467,6 +468,7 @@ void mt_output_init(struct dentry *dir);
 void mt_oops_init(struct dentry *dir);
 void mt_oops_hold(void);
 void mt_oops_release(void);
+bool mt_oops_dumped(void);
 
 /* migrate_trace_lite_pipe.c */
 void mt_pipe_init(struct dentry *dir);
@@ -654,6 +656,7 @@ void mt_clock_resume(void *data);
 int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
 		 void *arg);
 int mt_reset_locked(void);
+void mt_take_task_list(u64 ts);
 #endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 extern unsigned long ms_period_msec;

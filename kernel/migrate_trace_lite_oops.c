@@ -7,7 +7,7 @@
  * records per CPU.  Each line goes out after MT_OOPS_PREFIX, so that the
  * trace can be cut out of a console log and fed to the analysis tools.
  * The dump is best effort: it runs in a dying kernel, where other CPUs
- * may still be inside a writer; it clears the trace flag and gives them a
+ * may still be inside a writer; it clears the trace flags and gives them a
  * moment, and a reset waits for a dump in progress before it frees the
  * buffers.  One dump per trace: a reset or a new start arms it again.
  *
@@ -163,6 +163,14 @@ static void mt_oops_name(int cpu, u64 ts, const struct mt_rec *rec, char *line)
 					  pid, comm));
 }
 
+/* Whether a dump ran or runs since the trace was armed. */
+bool mt_oops_dumped(void)
+{
+	int state = atomic_read(&mt_oops_state);
+
+	return state == MT_OOPS_DUMPING || state == MT_OOPS_DONE;
+}
+
 static void mt_oops_dump(void)
 {
 	static char line[MT_LINE_MAX];
@@ -181,7 +189,7 @@ static void mt_oops_dump(void)
 	 * a record in flight the time to be committed.  The trace stays
 	 * stopped afterwards.
 	 */
-	WRITE_ONCE(mt_tracing, false);
+	mt_stop_writers();
 	mdelay(1);
 	mt_oops_print_header();
 	mt_oops_print_clocks(line);

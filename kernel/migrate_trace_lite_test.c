@@ -6,6 +6,7 @@
  * debugfs.  They leave everything reset.  No assertion may fail while
  * mt_mutex is held: a failed one ends the test there.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -229,6 +230,113 @@ static void mt_test_exiting_named(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.comms, 1);
 	KUNIT_EXPECT_EQ(test, s.migs_before_comm, 2);
 	KUNIT_EXPECT_TRUE(test, s.ordered);
+	mt_test_reset(test);
+}
+
+static void mt_test_move(struct task_struct *t)
+{
+	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
+					MT_REASON_LB_FIRST));
+	local_irq_restore(flags);
+}
+
+/*
+ * The real walk, once the stub that runs in its place did its part.  It
+ * runs under mt_mutex, where no assertion may fail; the one inside
+ * kunit_deactivate_static_stub() cannot, since the stub is active.
+ */
+static void mt_test_walk_for_real(u64 ts)
+{
+	kunit_deactivate_static_stub(kunit_get_current_test(), mt_take_task_list);
+	mt_take_task_list(ts);
+}
+
+/* The start's walk, with the test's task moved and renamed while it runs. */
+static void mt_test_walk_late(u64 ts)
+{
+	struct task_struct *t = kunit_get_current_test()->priv;
+	unsigned long flags;
+
+	mt_test_move(t);
+	local_irq_save(flags);
+	__mt_set_task_comm(t);
+	local_irq_restore(flags);
+	mt_test_walk_for_real(ts);
+}
+
+/*
+ * A task can move, exit and be reaped while the start walks the tasks,
+ * and then the walk does not name it: moves are logged only once the
+ * walk is done.  A name logged meanwhile, as by a fork or an exec, is
+ * kept.  The made-up task is in no task list, as a reaped one.
+ */
+static void mt_test_start_names_first(struct kunit *test)
+{
+	/* alloc_pid() never hands out PID_MAX_LIMIT. */
+	struct mt_test_seen s = { .mig_pid = PID_MAX_LIMIT };
+	struct task_struct *t;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs");
+	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
+		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pid = s.mig_pid;
+	strscpy(t->comm, "mt_late");
+	test->priv = t;
+	mt_test_reset(test);
+	kunit_activate_static_stub(test, mt_take_task_list, mt_test_walk_late);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_test_move(t);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.comms, 1);
+	KUNIT_EXPECT_EQ(test, s.migs, 1);
+	KUNIT_EXPECT_EQ(test, s.migs_before_comm, 0);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
+	mt_test_reset(test);
+}
+
+/* The start's walk, with names logged on this CPU until one is refused. */
+static void mt_test_walk_refused(u64 ts)
+{
+	unsigned long flags;
+	int i;
+
+	local_irq_save(flags);
+	for (i = 0; i < 1000 && !mt_ring_dropped(smp_processor_id()); i++)
+		__mt_set_task_comm(current);
+	local_irq_restore(flags);
+	mt_test_walk_for_real(ts);
+}
+
+/*
+ * A name refused while the start walks the tasks ends the trace, as a
+ * refused record does once it runs: the start succeeds, the trace stops
+ * at once, and the refusal is counted.
+ */
+static void mt_test_start_refused(struct kunit *test)
+{
+	unsigned long size = mt_buf_size_kb, dropped = 0;
+	int cpu;
+
+	mt_test_reset(test);
+	/* Only a trace that does not overwrite refuses records. */
+	KUNIT_ASSERT_FALSE(test, READ_ONCE(mt_overwrite));
+	WRITE_ONCE(mt_buf_size_kb, 1);
+	kunit_activate_static_stub(test, mt_take_task_list, mt_test_walk_refused);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	WRITE_ONCE(mt_buf_size_kb, size);
+	KUNIT_EXPECT_TRUE(test, mt_trace_started());
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
+	for_each_possible_cpu(cpu)
+		dropped += mt_ring_dropped(cpu);
+	KUNIT_EXPECT_GT(test, dropped, 0);
 	mt_test_reset(test);
 }
 
@@ -627,6 +735,8 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_enable_rules),
 	KUNIT_CASE(mt_test_migration_fields),
 	KUNIT_CASE(mt_test_exiting_named),
+	KUNIT_CASE(mt_test_start_names_first),
+	KUNIT_CASE(mt_test_start_refused),
 	KUNIT_CASE(mt_test_ring_chunks),
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),

@@ -7,7 +7,8 @@
  *
  * Buffers are allocated when a trace first starts, not at boot, and
  * freed by a reset: nothing is pinned while the trace is unused.  Whoever
- * needs the writers quiet (dump, reset) clears mt_tracing and calls
+ * needs the writers quiet (dump, reset) clears mt_tracing (and the dump
+ * mt_naming, set while a start walks the tasks) and calls
  * synchronize_rcu(): writers run with interrupts disabled, which makes
  * them RCU readers.
  */
@@ -30,6 +31,7 @@
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "migrate_trace_lite.h"
@@ -38,6 +40,9 @@ bool mt_tracing;
 bool mt_overwrite;
 unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
 unsigned int mt_trace_readers;
+
+/* Names are logged while a start walks the tasks; see mt_start_new_locked(). */
+static bool mt_naming;
 
 /* Under mt_mutex: */
 static bool mt_holds_hooks;
@@ -57,6 +62,7 @@ unsigned int mt_task_list_len;
 u64 mt_task_list_ts;
 int mt_task_list_cpu;
 unsigned long mt_task_list_truncated;
+static unsigned int mt_task_list_cap;
 
 /*
  * The last name logged for each pid, by pid modulo the size: a dump of a
@@ -128,10 +134,19 @@ static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
 void mt_buffer_full(u64 ts)
 {
 	mt_ring_drop(ts);
+	/* Pairs with mt_let_moves_in(): one of us stops the trace. */
+	smp_mb();
 	if (READ_ONCE(mt_tracing)) {
 		WRITE_ONCE(mt_tracing, false);
 		irq_work_queue(&mt_full_irq_work);
 	}
+}
+
+/* Stop the hooks' logging at once, from any context: for the oops dump. */
+void mt_stop_writers(void)
+{
+	WRITE_ONCE(mt_tracing, false);
+	WRITE_ONCE(mt_naming, false);
 }
 
 /* Commit a record, and wake a consuming reader that waits for one. */
@@ -164,12 +179,22 @@ static bool mt_log_name(unsigned int type, pid_t pid, const char *comm, u64 now)
 	return true;
 }
 
+/* Whether the name hooks log: while tracing, and while a start walks the tasks. */
+static bool mt_names_wanted(void)
+{
+	/*
+	 * A start sets mt_tracing before it clears mt_naming: read them the
+	 * other way round.  Each acquire pairs with a release of the start.
+	 */
+	return smp_load_acquire(&mt_naming) || mt_trace_running();
+}
+
 void mt_log_comm(unsigned int type, struct task_struct *p)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (mt_trace_running())
+	if (mt_names_wanted())
 		mt_log_name(type, p->pid, p->comm, __mt_clock_checked());
 	local_irq_restore(flags);
 }
@@ -277,32 +302,43 @@ static void mt_free_names(void)
 	kvfree(mt_task_list);
 	mt_task_list = NULL;
 	mt_task_list_len = 0;
+	mt_task_list_cap = 0;
 	mt_task_list_truncated = 0;
 	kvfree(mt_comm_cache);
 	mt_comm_cache = NULL;
 }
 
-/* Keep the name of every task; the trace already records new ones. */
-static int mt_take_task_list(u64 ts)
+/*
+ * Room for the names of the tasks there are, and of some more created
+ * while they are copied; those also name themselves in the buffers.
+ */
+static int mt_alloc_task_list(void)
 {
-	unsigned int cap = READ_ONCE(nr_threads) + 256;
+	mt_task_list_cap = READ_ONCE(nr_threads) + 256;
+	mt_task_list = kvmalloc_array(mt_task_list_cap, sizeof(*mt_task_list),
+				      MT_GFP);
+	return mt_task_list ? 0 : -ENOMEM;
+}
+
+/* Copy the name of every task, as far as the list has room. */
+VISIBLE_IF_KUNIT void mt_take_task_list(u64 ts)
+{
 	struct task_struct *g, *t;
 
-	mt_task_list = kvmalloc_array(cap, sizeof(*mt_task_list), MT_GFP);
-	if (!mt_task_list)
-		return -ENOMEM;
+	KUNIT_STATIC_STUB_REDIRECT(mt_take_task_list, ts);
 	mt_task_list_ts = ts;
 	mt_task_list_cpu = raw_smp_processor_id();
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		struct mt_task_name *n;
 
-		if (mt_task_list_len == cap) {
+		if (mt_task_list_len == mt_task_list_cap) {
 			mt_task_list_truncated++;
 			continue;
 		}
 		n = &mt_task_list[mt_task_list_len];
-		n->pid = t->pid;
+		/* de_thread() may change it under us. */
+		n->pid = READ_ONCE(t->pid);
 		/* Without task_lock(), as mt_log_comm() does. */
 		data_race(memcpy(n->comm, t->comm, TASK_COMM_LEN));
 		n->comm[TASK_COMM_LEN - 1] = '\0';
@@ -310,7 +346,6 @@ static int mt_take_task_list(u64 ts)
 		mt_task_list_len++;
 	}
 	rcu_read_unlock();
-	return 0;
 }
 
 /* No reader and no writer may use them. */
@@ -345,69 +380,6 @@ static int mt_alloc_locked(void)
 	return 0;
 }
 
-static int mt_start_locked(bool allow_restart)
-{
-	int cpu, ret;
-	u64 now;
-
-	if (READ_ONCE(mt_tracing))
-		return 0;
-	if (mt_trace_readers)
-		return -EBUSY;
-	if (mt_started) {
-		/* Tools assume one continuous trace: a restart is opt-in. */
-		if (!allow_restart)
-			return -EBUSY;
-		for_each_possible_cpu(cpu)
-			if (mt_ring_dropped(cpu))
-				return -ENOSPC;
-	} else {
-		ret = mt_alloc_locked();
-		if (ret)
-			return ret;
-		for_each_possible_cpu(cpu)
-			per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
-		mt_clock_sync();
-		cpus_read_lock();
-		on_each_cpu(mt_take_start_clock, NULL, 1);
-		mt_take_topology();
-		cpus_read_unlock();
-		now = mt_clock();
-		mt_oops_release();
-		/*
-		 * Later tasks are named by their copy_process records.  The
-		 * release publishes the buffers to mt_trace_running().
-		 */
-		smp_store_release(&mt_tracing, true);
-		mt_hooks_get(&mt_holds_hooks);
-		/*
-		 * A task linked before this is in the list; one linked after
-		 * it sees the flag.  Pairs with the smp_mb() of
-		 * __mt_copy_process().
-		 */
-		smp_mb();
-		ret = mt_take_task_list(now);
-		if (ret) {
-			WRITE_ONCE(mt_tracing, false);
-			mt_hooks_put(&mt_holds_hooks);
-			synchronize_rcu();
-			mt_free_locked();
-			return ret;
-		}
-		/* Readers of an unlocked mt_started see the buffers and names. */
-		smp_store_release(&mt_started, true);
-		mt_pipe_wake();
-		return 0;
-	}
-	mt_clock_sync();
-	mt_oops_release();
-	/* As above: the buffers before the flag. */
-	smp_store_release(&mt_tracing, true);
-	mt_hooks_get(&mt_holds_hooks);
-	mt_pipe_wake();
-	return 0;
-}
-
 /* Afterwards no writer is inside a buffer: the buffers may be read. */
 static void mt_stop_locked(void)
 {
@@ -415,6 +387,124 @@ static void mt_stop_locked(void)
 	mt_hooks_put(&mt_holds_hooks);
 	synchronize_rcu();
 	mt_pipe_wake();
+}
+
+/* Whether a CPU refused a record since the reset. */
+static bool mt_refused(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (mt_ring_dropped(cpu))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the trace ended while its start walked the tasks: a name was
+ * refused (counted, but with no trace running to stop), or an oops
+ * dumped the buffers, which stay as they were then.
+ */
+static bool mt_ended_while_naming(void)
+{
+	return mt_refused() || mt_oops_dumped();
+}
+
+/*
+ * Once the walk is done: let the hooks log moves too, unless the trace
+ * ended meanwhile.  An end can come as moves are let in; then they are
+ * stopped again at once, with no preemption in between.
+ */
+static void mt_let_moves_in(void)
+{
+	preempt_disable();
+	if (!mt_ended_while_naming()) {
+		/* The release publishes the buffers to mt_trace_running(). */
+		smp_store_release(&mt_tracing, true);
+		/* Pairs with mt_buffer_full()'s and the dump's barriers. */
+		smp_mb();
+		if (mt_ended_while_naming())
+			WRITE_ONCE(mt_tracing, false);
+	}
+	/* Not before mt_tracing is set: see mt_names_wanted(). */
+	smp_store_release(&mt_naming, false);
+	preempt_enable();
+}
+
+/*
+ * The first start since the reset.  Names come before moves: the hooks
+ * name new and renamed tasks while the walk copies the names of the
+ * others, and moves are logged only once the walk is done.  The other
+ * way round, a task could move, exit and be reaped before the walk got
+ * to it, and its moves would have no name.
+ */
+static int mt_start_new_locked(void)
+{
+	int cpu, ret;
+	u64 now;
+
+	ret = mt_alloc_locked();
+	if (ret)
+		return ret;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
+	mt_clock_sync();
+	cpus_read_lock();
+	on_each_cpu(mt_take_start_clock, NULL, 1);
+	mt_take_topology();
+	cpus_read_unlock();
+	now = mt_clock();
+	mt_oops_release();
+	mt_hooks_get(&mt_holds_hooks);
+	/* As late as can be: tasks forked until now need no spare room. */
+	ret = mt_alloc_task_list();
+	if (ret) {
+		mt_hooks_put(&mt_holds_hooks);
+		mt_free_locked();
+		return ret;
+	}
+	/* The release publishes the buffers to mt_names_wanted(). */
+	smp_store_release(&mt_naming, true);
+	/*
+	 * A task linked before this is in the list; one linked after it
+	 * names itself.  Pairs with the smp_mb() of __mt_copy_process(), or
+	 * for a fork that ran the hook's old code, with the IPIs by which
+	 * mt_hooks_get() patched it.
+	 */
+	smp_mb();
+	/* An oops since the arming dumps the buffers: no more names then. */
+	if (mt_ended_while_naming())
+		mt_stop_writers();
+	mt_take_task_list(now);
+	mt_let_moves_in();
+	/* Readers of an unlocked mt_started see the buffers and names. */
+	smp_store_release(&mt_started, true);
+	if (!READ_ONCE(mt_tracing))
+		mt_stop_locked();
+	mt_pipe_wake();
+	return 0;
+}
+
+static int mt_start_locked(bool allow_restart)
+{
+	if (READ_ONCE(mt_tracing))
+		return 0;
+	if (mt_trace_readers)
+		return -EBUSY;
+	if (!mt_started)
+		return mt_start_new_locked();
+	/* Tools assume one continuous trace: a restart is opt-in. */
+	if (!allow_restart)
+		return -EBUSY;
+	if (mt_refused())
+		return -ENOSPC;
+	mt_clock_sync();
+	mt_oops_release();
+	/* The release publishes the buffers to mt_trace_running(). */
+	smp_store_release(&mt_tracing, true);
+	mt_hooks_get(&mt_holds_hooks);
+	mt_pipe_wake();
+	return 0;
 }
 
 VISIBLE_IF_KUNIT int mt_reset_locked(void)
@@ -431,7 +521,7 @@ VISIBLE_IF_KUNIT int mt_reset_locked(void)
 /* A trace started since the reset: its buffers and names are set up. */
 bool mt_trace_started(void)
 {
-	/* Pairs with the release in mt_start_locked(). */
+	/* Pairs with the release in mt_start_new_locked(). */
 	return smp_load_acquire(&mt_started);
 }
 
@@ -443,7 +533,8 @@ bool mt_trace_started(void)
  * The analysis tools assume one continuous trace, so by default a trace
  * that was stopped must be read and reset before the next one starts.
  * With @allow_restart a stopped trace is continued instead, unless its
- * buffer already filled up.  Starting a running trace and stopping a
+ * buffer already filled up; tasks created while it was stopped have no
+ * name in it.  Starting a running trace and stopping a
  * stopped one succeed and change nothing.  The first start after a reset
  * allocates the buffers.
  *
