@@ -88,9 +88,15 @@ check "a sleeping task's 80 affinity moves are all named affinity, at least 72 a
 	   awk '{ n++ } /\/affinity(_at_wakeup)?$/ { a++ }
 		$0 == "try_to_wake_up/affinity_at_wakeup" { w++ }
 		END { print n + 0, a + 0, (w >= 72 ? "yes" : "no " w) }')" "80 80 yes"
-check "a running task's 80 affinity moves all have the reason affinity" \
-	"$(moves_between "$T" 0x00003003 0x00003004 "$runner" | awk -F/ '{ print $2 }' |
-	   sort | uniq -c | awk '{ print $2, $1 }')" "affinity 80"
+# Once its mask allows the new CPU, the task can be pulled there by an
+# idle balance, if it is not running, before the stopper moves it: the
+# move is then the balancer's, and named so.
+check "a running task's 80 affinity moves have the reason affinity (or lb_*, at most 4)" \
+	"$(moves_between "$T" 0x00003003 0x00003004 "$runner" | awk -F/ '
+	   { n++ } $2 == "affinity" { a++ } $2 ~ /^lb_/ { l++ }
+	   END { ok = a + l == n && l <= 4
+		 print n + 0, (ok ? "yes" : "no: " a + 0 " affinity, " l + 0 " lb_*") }')" \
+	"80 yes"
 check "wakeups name where select_task_rq() placed the task (wake_affine or idle_*)" \
 	"$(has_moves "$TMPD/counts" '^try_to_wake_up/(wake_affine|idle_)')" yes
 check "RT wakeups are placed on the lowest-priority runqueue (rt_lowest_rq)" \
