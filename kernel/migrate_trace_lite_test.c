@@ -187,52 +187,27 @@ static void mt_test_migration_fields(struct kunit *test)
 }
 
 /*
- * A task that went through exit_notify() may be reaped, and leave the
- * task list, before the scheduler is done with it: its move is preceded
- * by its name, once per trace.  A move of a live task, or of one still
- * on its way out, logs no name.
+ * A task known nowhere else, named @comm, with a pid alloc_pid() never
+ * hands out.  The hooks read only its pid, name, flags, exit_state and
+ * CPU (0): a reason given keeps them from looking at more.
  */
-static void mt_test_exiting_named(struct kunit *test)
+static struct task_struct *mt_test_made_up_task(struct kunit *test,
+						const char *comm)
 {
-	/* alloc_pid() never hands out PID_MAX_LIMIT. */
-	struct mt_test_seen s = { .mig_pid = PID_MAX_LIMIT };
 	struct task_struct *t;
-	unsigned long flags;
-	unsigned int to;
-	int i;
 
 	if (nr_cpu_ids < 2)
 		kunit_skip(test, "needs 2 possible CPUs");
 	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
 		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
-	/*
-	 * The hook reads only its pid, name, flags, exit_state and CPU (0):
-	 * a reason given keeps it from looking at more.
-	 */
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->pid = s.mig_pid;
-	strscpy(t->comm, "mt_exiting");
-	to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
-	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
-	local_irq_save(flags);
-	for (i = 0; i < 4; i++) {
-		t->flags = i ? PF_EXITING : 0;
-		t->exit_state = i > 1 ? EXIT_ZOMBIE : 0;
-		__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
-						MT_REASON_LB_FIRST));
-	}
-	local_irq_restore(flags);
-	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	mt_test_walk(test, &s);
-	KUNIT_EXPECT_EQ(test, s.migs, 4);
-	KUNIT_EXPECT_EQ(test, s.comms, 1);
-	KUNIT_EXPECT_EQ(test, s.migs_before_comm, 2);
-	KUNIT_EXPECT_TRUE(test, s.ordered);
-	mt_test_reset(test);
+	t->pid = PID_MAX_LIMIT;
+	strscpy(t->comm, comm);
+	return t;
 }
 
+/* Move @t by the load balancer to another CPU. */
 static void mt_test_move(struct task_struct *t)
 {
 	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
@@ -242,6 +217,34 @@ static void mt_test_move(struct task_struct *t)
 	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
 					MT_REASON_LB_FIRST));
 	local_irq_restore(flags);
+}
+
+/*
+ * A task that went through exit_notify() may be reaped, and leave the
+ * task list, before the scheduler is done with it: its move is preceded
+ * by its name, once per trace.  A move of a live task, or of one still
+ * on its way out, logs no name.
+ */
+static void mt_test_exiting_named(struct kunit *test)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_exiting");
+	struct mt_test_seen s = { .mig_pid = t->pid };
+	int i;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	for (i = 0; i < 4; i++) {
+		t->flags = i ? PF_EXITING : 0;
+		t->exit_state = i > 1 ? EXIT_ZOMBIE : 0;
+		mt_test_move(t);
+	}
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.migs, 4);
+	KUNIT_EXPECT_EQ(test, s.comms, 1);
+	KUNIT_EXPECT_EQ(test, s.migs_before_comm, 2);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
+	mt_test_reset(test);
 }
 
 /*
@@ -276,18 +279,9 @@ static void mt_test_walk_late(u64 ts)
  */
 static void mt_test_start_names_first(struct kunit *test)
 {
-	/* alloc_pid() never hands out PID_MAX_LIMIT. */
-	struct mt_test_seen s = { .mig_pid = PID_MAX_LIMIT };
-	struct task_struct *t;
+	struct task_struct *t = mt_test_made_up_task(test, "mt_late");
+	struct mt_test_seen s = { .mig_pid = t->pid };
 
-	if (nr_cpu_ids < 2)
-		kunit_skip(test, "needs 2 possible CPUs");
-	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
-		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->pid = s.mig_pid;
-	strscpy(t->comm, "mt_late");
 	test->priv = t;
 	mt_test_reset(test);
 	kunit_activate_static_stub(test, mt_take_task_list, mt_test_walk_late);
