@@ -223,6 +223,17 @@ do {									\
 } while (0)
 
 /**
+ * mt_arg_set_reason() - give a stopper's request the reason of its move
+ * @arg: the struct migration_arg of kernel/sched/core.c
+ * @why: enum mt_reason
+ *
+ * Its mt_reason field exists with the hooks only; without them this and
+ * mt_arg_reason() leave no trace, and the scheduler's code is unchanged.
+ */
+#define mt_arg_set_reason(arg, why)	((arg)->mt_reason = (why))
+#define mt_arg_reason(arg)		((arg)->mt_reason)
+
+/**
  * mt_copy_process() - report a new task
  * @p: the task copy_process() has just created
  */
@@ -272,6 +283,15 @@ static inline int mt_noted(struct task_struct *p, int cpu,
 
 static inline void mt_note(struct task_struct *p, unsigned int reason)
 {
+}
+
+static inline void mt_arg_set_reason(void *arg, unsigned int why)
+{
+}
+
+static inline unsigned int mt_arg_reason(const void *arg)
+{
+	return MT_REASON_NONE;
 }
 
 static inline void mt_copy_process(struct task_struct *p)
