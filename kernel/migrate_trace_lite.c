@@ -250,7 +250,7 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 	}
 }
 
-/* The stat's part of a migration, the last of the hook's work. */
+/* The stat's part of a move the trace stamped: the last of the hook's work. */
 static __always_inline void mt_count(unsigned int why, u64 now)
 {
 	if (ms_stat_running())
@@ -259,21 +259,20 @@ static __always_inline void mt_count(unsigned int why, u64 now)
 
 /*
  * The hooks' rare cases are out of their line and reached by tail calls,
- * so that the fast path calls nothing and keeps its values in registers
- * that need no saving, or few (x86_64 and GCC 12: one).
+ * so that the fast path calls nothing but the clock and keeps few values
+ * in registers that need saving.  Each ends the writer's busy section.
  */
 
 /*
  * The ring needs its slow path: a new chunk (which also wakes a waiting
- * reader) or time base, or it is full.  A slow path checks the clock.
+ * reader) or time base, a clock that stepped back, or it is full.
  */
 static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
-	if (!mt_clock_check())
-		now = local_clock();
 	mt_log_migration_slow(p, task_cpu(p), to, why, now);
+	mt_writer_end();
 	mt_count(why, now);
 }
 
@@ -282,10 +281,8 @@ static noinline __cold void mt_log_exiting_and_count(struct task_struct *p,
 						     unsigned int to,
 						     unsigned int why, u64 now)
 {
-	/* The name may take the ring's slow path, which checks the clock. */
-	if (!mt_clock_check())
-		now = local_clock();
 	if (!mt_name_exiting(p, now)) {
+		mt_writer_end();
 		mt_count(why, now);
 		return;
 	}
@@ -293,68 +290,93 @@ static noinline __cold void mt_log_exiting_and_count(struct task_struct *p,
 		mt_log_slow_and_count(p, to, why, now);
 		return;
 	}
+	mt_writer_end();
 	mt_count(why, now);
 }
 
-/* Log and count a move at @now. */
+/* Log a move at @now, and count it; the writer is busy. */
 static __always_inline void mt_log_and_count_at(struct task_struct *p,
 						unsigned int to,
 						unsigned int why, u64 now)
 {
-	if (mt_trace_running()) {
-		if (unlikely(p->flags & PF_EXITING)) {
-			mt_log_exiting_and_count(p, to, why, now);
-			return;
-		}
-		if (unlikely(!mt_log_migration_fast(p, to, why, now))) {
-			mt_log_slow_and_count(p, to, why, now);
-			return;
-		}
+	if (unlikely(p->flags & PF_EXITING)) {
+		mt_log_exiting_and_count(p, to, why, now);
+		return;
 	}
+	if (unlikely(!mt_log_migration_fast(p, to, why, now))) {
+		mt_log_slow_and_count(p, to, why, now);
+		return;
+	}
+	mt_writer_end();
 	mt_count(why, now);
 }
 
-/* The TSC cannot be read inline now: the clock is a call. */
-static noinline __cold void mt_log_and_count_called(struct task_struct *p,
-						    unsigned int to,
-						    unsigned int why)
-{
-	mt_log_and_count_at(p, to, why, local_clock_noinstr());
-}
-
 /*
- * Log and count a move whose cause and reason are known: the hooks'
- * common part.  One timestamp: the trace and the stat put the event in
- * one period.
+ * A traced move begins: the writer is busy, and the time is read.  One
+ * timestamp serves both facilities: the trace and the stat put the move
+ * in one period.  The hooks compute the move's reason after it, so that
+ * few of their values live across the call.  The stat alone reads no
+ * clock (ms_count_untimed()).
  */
-static __always_inline void mt_log_and_count(struct task_struct *p,
-					     unsigned int to,
-					     unsigned int why)
+static __always_inline u64 mt_move_begin(void)
 {
-	u64 now;
-
-	if (unlikely(!mt_clock_inline(&now))) {
-		mt_log_and_count_called(p, to, why);
-		return;
-	}
-	mt_log_and_count_at(p, to, why, now);
+	mt_writer_begin();
+	return local_clock();
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit: the hook's work for a move, at a time the test chooses. */
+void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
+		    u64 now)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (mt_trace_running()) {
+		mt_writer_begin();
+		mt_log_and_count_at(p, to, why, now);
+	}
+	local_irq_restore(flags);
+}
+#endif
 
 /*
  * Every hook runs right before set_task_cpu() or its equivalent, under
  * what serializes it (p->pi_lock for a task on no runqueue, its runqueue's
  * lock for a queued one), with interrupts off; writers never nest.
  */
+/* A wakeup's cause and reason. */
+static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
+						  unsigned int new_cpu)
+{
+	unsigned int reason = mt_wakeup_reason(p, task_cpu(p), new_cpu,
+					       mt_take_note(p));
+
+	return MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, reason);
+}
+
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 {
-	unsigned int old_cpu = task_cpu(p);
-	unsigned int reason;
-
 	lockdep_assert_irqs_disabled();
-	if (old_cpu == new_cpu)
+	if (task_cpu(p) == new_cpu)
 		return;
-	reason = mt_wakeup_reason(p, old_cpu, new_cpu, mt_take_note(p));
-	mt_log_and_count(p, new_cpu, MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, reason));
+	if (mt_trace_running()) {
+		u64 now = mt_move_begin();
+
+		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(mt_wakeup_why(p, new_cpu));
+	}
+}
+
+/* A move's cause and reason: what the hook site passed, else found out. */
+static __always_inline unsigned int mt_move_why(struct task_struct *p,
+						unsigned int new_cpu,
+						unsigned int why)
+{
+	if (why >> 8)
+		return why;
+	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
@@ -370,9 +392,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	if (WARN_ON_ONCE(cause == MT_CAUSE_NONE || cause >= MT_CAUSE_END ||
 			 reason >= MT_REASON_END))
 		return;
-	if (!reason)
-		why = MT_WHY(cause, mt_reason(p, old_cpu, new_cpu, cause));
-	mt_log_and_count(p, new_cpu, why);
+	if (mt_trace_running()) {
+		u64 now = mt_move_begin();
+
+		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(mt_move_why(p, new_cpu, why));
+	}
 }
 
 void __mt_copy_process(struct task_struct *p)

@@ -4,7 +4,6 @@
  * statistics (mstat), shared by kernel/migrate_trace_lite*.c:
  *
  *   migrate_trace_lite.c         the hooks, reasons, control helpers, init
- *   migrate_trace_lite_clock.c   the clock of both: local_clock(), inline
  *   migrate_trace_lite_ring.c    mt's per-CPU ring of chunks
  *   migrate_trace_lite_trace.c   mt's control: start, stop, marks, names
  *   migrate_trace_lite_output.c  mt's text: header, lines, the trace file
@@ -17,6 +16,7 @@
 #define _KERNEL_MIGRATE_TRACE_LITE_H
 
 #include <linux/migrate_trace_lite.h>
+#include <linux/jiffies.h>
 #include <linux/min_heap.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
@@ -52,106 +52,15 @@ void mt_hooks_put(bool *held);
 #define MT_GFP	(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
 
 /*
- * migrate_trace_lite_clock.c: the clock of mt and mstat, local_clock(),
- * read inline from the TSC on x86_64 with a copy of its terms, which
- * mt_clock_sync() takes when a facility starts and mt_clock_check(),
- * called by the slow paths, drops once they change.
+ * The clock of both facilities is local_clock(), the scheduler's clock of
+ * the CPU that logs: the kernel's own interface, on every architecture.
+ * A trace's header names it and gives its offset from sched_clock(),
+ * ftrace's "local" clock, so that both traces of one run line up.  One
+ * CPU's times can step back (a clock found unstable, a suspend); the
+ * rings keep each CPU's records in time order all the same, see
+ * mt_ring_write_slow().
  */
-#if defined(CONFIG_X86_64) && defined(CONFIG_X86_TSC) && !defined(CONFIG_UML)
-#define MT_TSC_CLOCK	1
-#include <asm/timer.h>
-
-struct mt_tsc_conv {
-	u64 mult;		/* ns per TSC cycle << 32; 0: use local_clock() */
-	u64 offset;		/* ns at TSC 0 */
-};
-
-extern struct mt_tsc_conv mt_tsc_conv;
-
-/*
- * The TSC read as rdtsc() reads it, and its nanoseconds: (tsc * @mult)
- * >> 32 as mul_u64_u64_shr() computes it, but without the 128-bit type
- * that makes GCC realign the stack of the hook it is inlined in.
- */
-static __always_inline u64 mt_tsc_ns(u64 mult)
-{
-	u64 ns, hi;
-
-	asm volatile ("rdtsc\n\t"
-		      "shlq $32, %%rdx\n\t"
-		      "orq %%rdx, %%rax\n\t"
-		      "mulq %[mult]\n\t"
-		      "shrdq $32, %%rdx, %%rax"
-		      : "=&a" (ns), "=&d" (hi)
-		      : [mult] "rm" (mult)
-		      : "cc");
-	return ns;
-}
-
-void mt_clock_sync(void);
-bool mt_clock_check(void);
-
-#else /* !MT_TSC_CLOCK */
-
-static inline void mt_clock_sync(void)
-{
-}
-
-/* No copy to drop: a time read before is local_clock()'s. */
-static inline bool mt_clock_check(void)
-{
-	return true;
-}
-
-#endif /* MT_TSC_CLOCK */
-
-/*
- * __mt_clock() in the hook's line: false when the time must be read by a
- * call to local_clock(), which the hook makes out of its line (the copy
- * of the TSC's terms is off).  Interrupts or preemption disabled.
- */
-static __always_inline bool mt_clock_inline(u64 *now)
-{
-#ifdef MT_TSC_CLOCK
-	u64 mult = READ_ONCE(mt_tsc_conv.mult);
-
-	if (unlikely(!mult))
-		return false;
-	/* Pairs with the smp_wmb() of mt_clock_set(). */
-	smp_rmb();
-	*now = mt_tsc_ns(mult) + READ_ONCE(mt_tsc_conv.offset);
-#else
-	/* No TSC to read: the kernel's clock, in the hook's line all the same. */
-	*now = local_clock_noinstr();
-#endif
-	return true;
-}
-
-/* The time of an event: interrupts or preemption disabled. */
-static __always_inline u64 __mt_clock(void)
-{
-	u64 now;
-
-	return mt_clock_inline(&now) ? now : local_clock();
-}
-
-/* __mt_clock() for a slow path or a rare event: the copy checked first. */
-static inline u64 __mt_clock_checked(void)
-{
-	mt_clock_check();
-	return __mt_clock();
-}
-
-/* __mt_clock_checked() in any context. */
-static inline u64 mt_clock(void)
-{
-	u64 now;
-
-	preempt_disable_notrace();
-	now = __mt_clock_checked();
-	preempt_enable_notrace();
-	return now;
-}
+#define MT_CLOCK_NAME	"local"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
@@ -171,10 +80,12 @@ extern const char * const mt_event_names[MT_EV_END];
 
 /*
  * Records in the ring.  Every record starts with struct mt_rec; its time
- * is the chunk's current base plus @delta.  Sizes are multiples of 8.
+ * is the time of the record before it in the chunk (the chunk's base for
+ * the first) plus @delta, so that a record is never older than the one
+ * before it.  Sizes are multiples of 8.
  */
 struct mt_rec {
-	u32 delta;		/* ns after the time base */
+	u32 delta;		/* ns after the record before */
 	union {
 		struct {
 			u8 type;	/* enum mt_cause, or enum mt_event */
@@ -241,7 +152,7 @@ struct mt_chunk {
 struct mt_cursor {
 	unsigned long seq;	/* chunk */
 	unsigned int off;	/* offset in its records */
-	u64 base;		/* time base at @off */
+	u64 base;		/* time of the record before @off */
 	u64 entry;		/* number of the record at @off */
 };
 
@@ -260,11 +171,17 @@ struct mt_ring {
 	struct mt_chunk *wchunk;	/* the chunk being written */
 	unsigned int wtail;		/* bytes of records in it */
 	unsigned int wlimit;		/* its payload; 0: take the slow path */
-	u64 wbase;			/* its current time base */
+	u64 wlast;			/* time of its last record */
 	unsigned long write_seq;	/* @wchunk's seq, for readers */
 	local64_t entries;		/* records logged */
 	local_t dropped;		/* records refused: no free chunk */
+	local_t clamped;		/* records whose clock stepped back */
 	u64 drop_ts;			/* time of the first refusal */
+	/*
+	 * Set from before a writer reads the clock until it committed;
+	 * read by the consuming reader (see mt_writer_begin()).
+	 */
+	int busy;
 	/* The consuming reader writes these, under its lock (pipe.c). */
 	unsigned long read_seq;		/* oldest chunk not consumed */
 	struct mt_cursor rd;		/* next record not consumed */
@@ -332,20 +249,21 @@ static __always_inline struct mt_rec *mt_ring_fill(struct mt_ring *r,
 {
 	struct mt_rec *rec = mt_chunk_rec(r->wchunk, r->wtail);
 
-	rec->delta = ts - r->wbase;
+	rec->delta = ts - r->wlast;
 	rec->info = mt_rec_info(MT_WHY(type, reason), len);
+	r->wlast = ts;
 	return rec;
 }
 
 /*
  * Whether a record of @len bytes at @ts goes at @r's tail as it is: not
- * for a ring's first record (@wlimit is 0 then), a full chunk or a delta
- * past 32 bits.
+ * for a ring's first record (@wlimit is 0 then), a full chunk, a delta
+ * past 32 bits, or a clock that stepped back (the delta wraps then).
  */
 static __always_inline bool mt_ring_fits(struct mt_ring *r, unsigned int len,
 					 u64 ts)
 {
-	return likely(r->wtail + len <= r->wlimit && ts - r->wbase <= U32_MAX);
+	return likely(r->wtail + len <= r->wlimit && ts - r->wlast <= U32_MAX);
 }
 
 /* The record at @r's tail, or NULL if the ring is full (overwrite off). */
@@ -369,10 +287,11 @@ static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
  * mt_ring_write() - append a record to this CPU's ring
  * @len: its size, mt_rec_size(@type)
  * @type: enum mt_cause or enum mt_event
- * @ts: its time, __mt_clock() of this CPU, taken with interrupts off
+ * @ts: its time, local_clock() of this CPU, read with interrupts off
  *
  * Fills the header; the caller fills the rest and calls mt_ring_commit().
- * Interrupts must stay disabled from the timestamp to the commit.
+ * Interrupts must stay disabled, and the writer busy (mt_writer_begin()),
+ * from the timestamp to the commit.
  *
  * Return: the record, or NULL if the ring is full (overwrite off).
  */
@@ -398,12 +317,14 @@ unsigned int mt_rec_size(unsigned int type);
 bool mt_rec_valid(const struct mt_rec *rec, unsigned int room);
 u64 mt_ring_entries(int cpu);
 unsigned long mt_ring_dropped(int cpu);
+unsigned long mt_ring_clamped(int cpu);
 u64 mt_ring_overwritten(int cpu);
 bool mt_ring_empty(void);
 unsigned long mt_ring_used(void);
 void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur);
 struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts);
 void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec);
+void mt_ring_seek_newest(struct mt_ring *r, struct mt_cursor *cur, u64 newest);
 
 /* migrate_trace_lite_trace.c */
 struct mt_task_name {
@@ -416,6 +337,7 @@ extern unsigned int mt_task_list_len;
 extern u64 mt_task_list_ts;
 extern int mt_task_list_cpu;
 extern unsigned long mt_task_list_truncated;
+extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
 bool mt_comm_lookup(pid_t pid, char *comm);
 void mt_buffer_full(u64 ts);
 void mt_stop_writers(void);
@@ -466,9 +388,12 @@ void mt_output_init(struct dentry *dir);
 
 /* migrate_trace_lite_oops.c */
 void mt_oops_init(struct dentry *dir);
-void mt_oops_hold(void);
+int mt_oops_hold(void);
 void mt_oops_release(void);
 bool mt_oops_dumped(void);
+void mt_oops_line(const char *line, unsigned int len);
+void mt_oops_dump(void);
+int mt_oops_set_records(unsigned long n);
 
 /* migrate_trace_lite_pipe.c */
 void mt_pipe_init(struct dentry *dir);
@@ -476,17 +401,45 @@ void mt_pipe_wake(void);
 void mt_pipe_kick_waiting(void);
 void mt_pipe_reset(void);
 bool mt_pipe_busy(void);
+u64 mt_pipe_clamped(void);
+int mt_pipe_get(void);
+void mt_pipe_put(void);
+size_t mt_pipe_read_kernel(char *buf, size_t size);
 void mt_pipe_lock_reader(void);
 void mt_pipe_unlock_reader(void);
 extern atomic_t mt_pipe_waiting;
-/* After a commit: wake a reader that waits for records. */
+/* After a commit of a name, a mark or a new chunk: wake a waiting reader. */
 static inline void mt_pipe_kick(void)
 {
+	/* Pairs with mt_pipe_set_waiting(): it sees the commit, or this it. */
+	smp_mb();
 	if (unlikely(atomic_read(&mt_pipe_waiting)))
 		mt_pipe_kick_waiting();
 }
 
 /* migrate_trace_lite_trace.c, continued: the fast path, after the pipe */
+
+/**
+ * mt_writer_begin() - this CPU starts logging a record
+ *
+ * Before the clock is read.  A consuming reader reads its own clock, then
+ * looks at a CPU that has nothing left to read: if that CPU is not busy,
+ * whatever it logs later is stamped later, and what the reader holds up
+ * to its clock may be handed out (see migrate_trace_lite_pipe.c).  With
+ * interrupts disabled until mt_writer_end(); writers never nest.
+ */
+static __always_inline void mt_writer_begin(void)
+{
+	this_cpu_write(mt_rings.busy, 1);
+}
+
+/* This CPU has committed the record mt_writer_begin() started. */
+static __always_inline void mt_writer_end(void)
+{
+	/* Pairs with the reader's acquire: it sees the commit before this. */
+	smp_wmb();
+	this_cpu_write(mt_rings.busy, 0);
+}
 
 static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
 					      struct task_struct *p,
@@ -503,10 +456,11 @@ static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
  * interrupts disabled, right before the move: task_cpu(@p) is still the
  * CPU it leaves.  Inline: this is the work of every traced event.
  * Return: false, having published nothing, when the record needs the
- * ring's slow path.  The hook then calls mt_log_migration_slow() out of
- * its line, so that its values live in registers that need no saving;
- * for that, this one holds few values at a time: the CPU is read again,
- * and the delta is stored before it is checked.
+ * ring's slow path: a new chunk, a gap past 32 bits, or a clock that
+ * stepped back.  The hook then calls mt_log_migration_slow() out of its
+ * line, so that its values live in registers that need no saving; for
+ * that, this one holds few values at a time: the CPU is read again, and
+ * the delta is stored before it is checked.
  * A waiting reader is woken by the slow path, once a chunk is full, or
  * wakes by itself (see migrate_trace_lite_pipe.c).
  */
@@ -519,7 +473,7 @@ static __always_inline bool mt_log_migration_fast(struct task_struct *p,
 	/* Read before the record's stores, which may alias them. */
 	struct mt_chunk *c = ring->wchunk;
 	unsigned int tail = ring->wtail;
-	u64 delta = now - ring->wbase;
+	u64 delta = now - ring->wlast;
 	struct mt_rec_migrate *r;
 
 	/* As mt_ring_fits(). */
@@ -530,6 +484,7 @@ static __always_inline bool mt_log_migration_fast(struct task_struct *p,
 	r->hdr.delta = delta;
 	if (unlikely(delta > U32_MAX))
 		return false;
+	ring->wlast = now;
 	r->hdr.info = mt_rec_info(why, len);
 	mt_fill_migration(r, p, task_cpu(p), to);
 	local64_inc(&ring->entries);
@@ -561,6 +516,14 @@ static __always_inline void mt_log_migration_slow(struct task_struct *p,
 static inline bool mt_trace_running(void)
 {
 	return false;
+}
+
+static inline void mt_writer_begin(void)
+{
+}
+
+static inline void mt_writer_end(void)
+{
 }
 
 static inline void mt_log_migration_slow(struct task_struct *p,
@@ -613,15 +576,36 @@ static inline bool ms_stat_running(void)
 extern u8 ms_col[MT_CAUSE_END][MT_REASON_END];
 DECLARE_PER_CPU(u64 [], ms_counts);
 DECLARE_PER_CPU(u64, ms_period_end);
+DECLARE_PER_CPU(unsigned long, ms_period_end_tick);
 void ms_count_slow(unsigned int col, u64 now);
+void ms_count_untimed_slow(unsigned int col);
 
-/* Count a move, @why being MT_WHY(); interrupts disabled. */
+/*
+ * Count a move the trace stamped at @now, @why being MT_WHY(); interrupts
+ * disabled.  The trace and the stat then put it in the same period.
+ */
 static __always_inline void ms_count(unsigned int why, u64 now)
 {
 	unsigned int col = ms_col[why & 0xff][why >> 8];
 
 	if (unlikely(now >= raw_cpu_read(ms_period_end))) {
 		ms_count_slow(col, now);
+		return;
+	}
+	raw_cpu_inc(ms_counts[col]);
+}
+
+/*
+ * Count a move when the stat collects alone: no clock is read until the
+ * tick count nears the period's end (ms_period_end_tick), after which
+ * every move reads it, so that each lands in the period of its time.
+ */
+static __always_inline void ms_count_untimed(unsigned int why)
+{
+	unsigned int col = ms_col[why & 0xff][why >> 8];
+
+	if (unlikely(time_after_eq(jiffies, raw_cpu_read(ms_period_end_tick)))) {
+		ms_count_untimed_slow(col);
 		return;
 	}
 	raw_cpu_inc(ms_counts[col]);
@@ -640,6 +624,10 @@ static inline void ms_count(unsigned int why, u64 now)
 {
 }
 
+static inline void ms_count_untimed(unsigned int why)
+{
+}
+
 static inline void ms_stat_init(void)
 {
 }
@@ -648,10 +636,8 @@ static inline void ms_stat_init(void)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals that migrate_trace_lite_test.c reaches. */
-#ifdef MT_TSC_CLOCK
-int mt_clock_suspend(void *data);
-void mt_clock_resume(void *data);
-#endif
+void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
+		    u64 now);
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
 		 void *arg);

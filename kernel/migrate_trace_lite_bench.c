@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Benchmark of the per-event cost, for the project's "make bench":
- * migration_trace/bench takes "hook N", "tracepoint N", "clock N",
- * "mtclock N" or "empty N" and runs N calls of mt_migrate_task() (whatever
- * mt and mstat are doing), of the sched_migrate_task tracepoint (whatever
- * ftrace is doing), of local_clock(), of __mt_clock() (the one timestamp
- * every event needs, the floor of the hook's cost; local_clock() if the
- * TSC cannot be read inline) or of nothing, on the current task with
- * interrupts off in stretches of MT_BENCH_BATCH calls; reading gives
- * "VARIANT N NANOSECONDS" of the last run, the time of the stretches only.
+ * migration_trace/bench takes "hook N", "tracepoint N", "clock N" or
+ * "empty N" and runs N calls of mt_migrate_task() (whatever mt and mstat
+ * are doing), of the sched_migrate_task tracepoint (whatever ftrace is
+ * doing), of local_clock() (the one timestamp a traced event needs) or of
+ * nothing, on the current task with interrupts off in stretches of
+ * MT_BENCH_BATCH calls.  "dumpwalk N", with the trace stopped, merges the
+ * newest N records of every CPU as the dump on oops does, without
+ * printing them.  Reading gives "VARIANT N NANOSECONDS" of the last run,
+ * the time of the stretches only; a dumpwalk adds the lines it merged.
  */
 
 #include <linux/debugfs.h>
@@ -48,9 +49,6 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 	} else if (!strcmp(variant, "clock")) {
 		for (i = 0; i < n; i++)
 			WRITE_ONCE(mt_bench_sink, local_clock());
-	} else if (!strcmp(variant, "mtclock")) {
-		for (i = 0; i < n; i++)
-			WRITE_ONCE(mt_bench_sink, __mt_clock());
 	} else {
 		for (i = 0; i < n; i++)
 			barrier();
@@ -79,11 +77,43 @@ static u64 mt_bench_run(const char *variant, unsigned long n)
 	return ns;
 }
 
+/*
+ * The dump on oops's merge of the newest @n records of every CPU, timed;
+ * the trace stopped.  Return: 0, -EBUSY while it runs, -ENOMEM.
+ */
+static int mt_bench_dumpwalk(unsigned long n)
+{
+	struct mt_snap snap;
+	u64 t0, ns, lines = 0;
+	int ret;
+
+	mutex_lock(&mt_mutex);
+	ret = mt_trace_running() || !mt_trace_started() ? -EBUSY : 0;
+	if (!ret)
+		ret = mt_snap_alloc(&snap);
+	if (ret)
+		goto out;
+	/* The trace may have stopped itself: make sure writers are gone. */
+	synchronize_rcu();
+	t0 = local_clock();
+	mt_snap_start(&snap, n);
+	for (; mt_snap_top(&snap) >= 0; lines++)
+		mt_snap_next(&snap);
+	ns = local_clock() - t0;
+	mt_snap_free(&snap);
+	scnprintf(mt_bench_result, sizeof(mt_bench_result),
+		  "dumpwalk %lu %llu %llu\n", n, ns, lines);
+out:
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
 static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	char buf[48], variant[16];
 	unsigned long n;
+	int ret;
 	u64 ns;
 
 	if (!count || count >= sizeof(buf))
@@ -92,10 +122,14 @@ static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 		return -EFAULT;
 	buf[count] = '\0';
 	if (sscanf(buf, "%15s %lu", variant, &n) != 2 || !n ||
-	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2 ||
-	    (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
-	     strcmp(variant, "clock") && strcmp(variant, "mtclock") &&
-	     strcmp(variant, "empty")))
+	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2)
+		return -EINVAL;
+	if (!strcmp(variant, "dumpwalk")) {
+		ret = mt_bench_dumpwalk(n);
+		return ret ? ret : count;
+	}
+	if (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
+	    strcmp(variant, "clock") && strcmp(variant, "empty"))
 		return -EINVAL;
 	ns = mt_bench_run(variant, n);
 	mutex_lock(&mt_mutex);

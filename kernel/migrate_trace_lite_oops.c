@@ -28,12 +28,16 @@
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 
 #include "migrate_trace_lite.h"
 
 #define MT_OOPS_PREFIX		"mt_dump: "
 #define MT_OOPS_DEFAULT		64
 #define MT_OOPS_MAX		10000UL
+/* How long a reset waits for a dump in progress. */
+#define MT_OOPS_HOLD_MSEC	10000
 
 static unsigned long mt_oops_records;
 /*
@@ -69,20 +73,26 @@ __setup("mt_dump_on_oops", mt_oops_setup);
 
 /*
  * The buffers are about to be freed (reset, failed start): wait for a
- * dump on another CPU to finish, and keep later ones out.
+ * dump on another CPU to finish, and keep later ones out.  The wait is
+ * bounded: a dump that a second oops killed never finishes, and one
+ * printing to a slow console may take long.  Its buffers are then kept.
+ * Return: 0, or -EBUSY if a dump still runs after MT_OOPS_HOLD_MSEC.
  */
-void mt_oops_hold(void)
+int mt_oops_hold(void)
 {
+	unsigned long until = jiffies + msecs_to_jiffies(MT_OOPS_HOLD_MSEC);
 	int old;
 
 	for (;;) {
 		old = atomic_read(&mt_oops_state);
 		if (old == MT_OOPS_DUMPING) {
-			usleep_range(1000, 2000);
+			if (time_after(jiffies, until))
+				return -EBUSY;
+			msleep(20);
 			continue;
 		}
 		if (atomic_try_cmpxchg(&mt_oops_state, &old, MT_OOPS_FREEING))
-			return;
+			return 0;
 	}
 }
 
@@ -95,8 +105,9 @@ void mt_oops_release(void)
 		atomic_cmpxchg(&mt_oops_state, old, MT_OOPS_ARMED);
 }
 
-static void mt_oops_line(const char *line, unsigned int len)
+VISIBLE_IF_KUNIT void mt_oops_line(const char *line, unsigned int len)
 {
+	KUNIT_STATIC_STUB_REDIRECT(mt_oops_line, line, len);
 	/* Legacy consoles print synchronously, with interrupts off. */
 	touch_nmi_watchdog();
 	pr_emerg(MT_OOPS_PREFIX "%.*s", len, line);
@@ -171,7 +182,7 @@ bool mt_oops_dumped(void)
 	return state == MT_OOPS_DUMPING || state == MT_OOPS_DONE;
 }
 
-static void mt_oops_dump(void)
+VISIBLE_IF_KUNIT void mt_oops_dump(void)
 {
 	static char line[MT_LINE_MAX];
 	unsigned long n = READ_ONCE(mt_oops_records);
@@ -257,6 +268,22 @@ static int mt_oops_alloc(void)
 	return 0;
 }
 
+/* Dump the newest @n records of each CPU; 0 turns the dump off. */
+VISIBLE_IF_KUNIT int mt_oops_set_records(unsigned long n)
+{
+	int ret = 0;
+
+	if (n > MT_OOPS_MAX)
+		return -EINVAL;
+	mutex_lock(&mt_mutex);
+	if (n)
+		ret = mt_oops_alloc();
+	if (!ret)
+		WRITE_ONCE(mt_oops_records, n);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
 static ssize_t mt_oops_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -264,16 +291,8 @@ static ssize_t mt_oops_write(struct file *file, const char __user *ubuf,
 	int ret;
 
 	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && val > MT_OOPS_MAX)
-		ret = -EINVAL;
-	if (ret)
-		return ret;
-	mutex_lock(&mt_mutex);
-	if (val)
-		ret = mt_oops_alloc();
 	if (!ret)
-		WRITE_ONCE(mt_oops_records, val);
-	mutex_unlock(&mt_mutex);
+		ret = mt_oops_set_records(val);
 	return ret ? ret : count;
 }
 

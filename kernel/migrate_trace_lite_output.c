@@ -167,13 +167,15 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
  */
 void mt_show_header(struct seq_buf *s, bool live)
 {
-	u64 dropped = 0, overwritten = 0;
+	u64 dropped = 0, overwritten = 0, clamped = mt_pipe_clamped();
 	bool have = mt_ring_allocated();
 	int i, cpu;
 
 	seq_buf_puts(s, "# version 1.2.0\n");
 	seq_buf_printf(s, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_buf_puts(s, "# ts_field 1\n");
+	seq_buf_puts(s, "# clock " MT_CLOCK_NAME "\n");
+	seq_buf_printf(s, "# clock_offset %lld\n", mt_clock_offset);
 	seq_buf_printf(s, "# overwrite %d\n", READ_ONCE(mt_overwrite));
 	seq_buf_printf(s, "# buffer_size_kb %lu\n", READ_ONCE(mt_buf_size_kb));
 	for_each_possible_cpu(cpu) {
@@ -181,9 +183,11 @@ void mt_show_header(struct seq_buf *s, bool live)
 			break;
 		dropped += mt_ring_dropped(cpu);
 		overwritten += mt_ring_overwritten(cpu);
+		clamped += mt_ring_clamped(cpu);
 	}
 	seq_buf_printf(s, "# dropped %llu\n", dropped);
 	seq_buf_printf(s, "# overwritten %llu\n", overwritten);
+	seq_buf_printf(s, "# clamped %llu\n", clamped);
 	for_each_possible_cpu(cpu)
 		seq_buf_printf(s, "# cpu_lost %d %lu %llu\n", cpu,
 			       have ? mt_ring_dropped(cpu) : 0,
@@ -299,18 +303,11 @@ void mt_snap_start(struct mt_snap *s, unsigned long newest)
 	for_each_possible_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 		struct mt_snap_cpu *sc = &s->cpus[cpu];
-		struct mt_rec *rec;
-		u64 ts, n = 0;
 
 		mt_ring_oldest(r, &sc->cur);
 		sc->lead = sc->cur.entry - r->rd.entry;
 		if (newest) {
-			struct mt_cursor c = sc->cur;
-
-			while ((rec = mt_cursor_peek(r, &c, &ts)))
-				mt_cursor_next(&c, rec), n++;
-			while (n-- > newest && (rec = mt_cursor_peek(r, &sc->cur, &ts)))
-				mt_cursor_next(&sc->cur, rec);
+			mt_ring_seek_newest(r, &sc->cur, newest);
 			sc->lead = 0;
 		}
 		sc->state = sc->lead ? MT_SNAP_LEAD : MT_SNAP_REC;

@@ -5,14 +5,19 @@
  * One reader at a time consumes the per-CPU rings in time order.  The
  * first reader of a trace gets the header, the start clocks and the task
  * list first.  A record is handed out only once no CPU can still log an
- * earlier one: a CPU whose ring has nothing more to read may be inside a
- * writer that took its timestamp, so the reader asks every CPU for its
- * clock by IPI (writers run with interrupts disabled, so the IPI runs
- * between two writers) and hands out what is older than all the clocks.
- * That keeps an idle CPU from holding the stream back; the rounds are at
- * most one per MT_PIPE_POLL_JIFFIES, so that a slow trickle of records
- * does not become a stream of IPIs to every CPU, at the price of that
- * much latency.
+ * earlier one.  Each CPU's records are in time order (the ring clamps a
+ * clock that steps back), so a CPU whose ring has something left to read
+ * logs nothing earlier than that; one whose ring is read to its end may
+ * be inside a writer that took its timestamp.  Each writer is busy from
+ * before it reads the clock until it committed (mt_writer_begin()): the
+ * reader reads its own clock, then looks at such a CPU, and if it is not
+ * busy, what it logs later is stamped later.  That keeps an idle CPU from
+ * holding the stream back without disturbing it: the reader only reads
+ * what the CPUs write anyway, it sends no IPI and wakes nobody.  Clocks
+ * of two CPUs can differ by a little (a TSC read out of order) or by much
+ * (an unstable sched_clock): the reader allows MT_PIPE_SLACK_NS, and a
+ * record that comes later still is handed out at the time of the line
+ * before it and counted in the header's clamped.
  *
  * Records are copied out of the ring, then kept only if their chunk was
  * not recycled meanwhile (flight recorder); a chunk read to its end is
@@ -22,21 +27,24 @@
  *
  * The reader's state outlives the open file: text formatted but not yet
  * copied out and a pending lost line go to the next reader, which
- * continues where this one left.  A reset frees it.  mt_pipe_lock guards
- * it and the reader's fields of the rings; a blocked reader sleeps
- * without it.
+ * continues where this one left.  A reset frees it.  mt_pipe_read_lock
+ * serializes read() and guards the text, and is held across
+ * copy_to_user(); mt_pipe_lock guards the rest and the reader's fields
+ * of the rings, only while they are looked at, so that migration_trace/
+ * stats never waits for a user's page fault.  A blocked reader sleeps
+ * without either.
  *
  * A writer wakes a waiting reader through an irq_work when it commits a
  * name or a mark, and when it takes the ring's slow path for a migration:
  * a new chunk, so at the latest once a chunk is full.  A migration within
- * a chunk does not look, to keep the hook short.  The reader sets
- * mt_pipe_waiting and then checks the rings; the writer commits and then
- * checks mt_pipe_waiting, without a barrier, so a wakeup can also be
- * missed when the two cross: a blocked read() sleeps MT_PIPE_POLL_JIFFIES
- * at most, and a timer wakes pollers as often.
+ * a chunk does not look, to keep the hook short: a blocked read() sleeps
+ * MT_PIPE_POLL_JIFFIES at most, and a timer of the poller's CPU wakes
+ * pollers as often.  A record held back only while its CPU's writer or
+ * the slack passes is looked at again after MT_PIPE_RETRY_USEC.
  */
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/min_heap.h>
 #include <linux/poll.h>
@@ -48,17 +56,26 @@
 #include <linux/sort.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
+#include <kunit/visibility.h>
 
 #include "migrate_trace_lite.h"
 
 atomic_t mt_pipe_waiting;
+/* Lines handed out at the time of the line before them: clocks disagree. */
+static u64 mt_pipe_clamps;
 static DECLARE_WAIT_QUEUE_HEAD(mt_pipe_wq);
 
+/* How long a blocked reader sleeps at most before it looks again. */
+#define MT_PIPE_POLL_JIFFIES	max(1, HZ / 10)
+
 /*
- * How long a blocked reader sleeps at most before it looks again, and
- * the least time between two IPI rounds.
+ * How much later than the reader's clock another CPU's clock may read
+ * for the same instant: a TSC read out of order, the store that marks a
+ * writer busy seen late.
  */
-#define MT_PIPE_POLL_JIFFIES	max(1, HZ / 100)
+#define MT_PIPE_SLACK_NS	(10 * NSEC_PER_USEC)
+/* How soon a reader that holds records back looks again. */
+#define MT_PIPE_RETRY_USEC	50
 
 /* Copies a writer keeps spoiling before the reader gives up for now. */
 #define MT_PIPE_RETRIES		16
@@ -77,6 +94,12 @@ void mt_pipe_kick_waiting(void)
 {
 	if (atomic_xchg(&mt_pipe_waiting, 0))
 		irq_work_queue(&mt_pipe_irq_work);
+}
+
+/* Lines of trace_pipe handed out at the time of the line before them. */
+u64 mt_pipe_clamped(void)
+{
+	return READ_ONCE(mt_pipe_clamps);
 }
 
 /* The trace started, stopped or filled up: a blocked reader looks again. */
@@ -105,7 +128,6 @@ struct mt_pipe_cpu {
 	u64 lost;		/* records missed before the head */
 	u64 lost_ts;
 	u64 last_ts;		/* of the last record handed out */
-	u64 clock;		/* the CPU's clock at the last IPI round */
 };
 
 DEFINE_MIN_HEAP(int, mt_pipe_heap);
@@ -118,20 +140,24 @@ struct mt_pipe {
 	unsigned int prologue;
 	bool synced;			/* writers gone since the trace stopped */
 	u64 limit;			/* heads up to this may be handed out */
-	unsigned long refresh_at;	/* jiffies: the next IPI round allowed */
+	u64 last_out;			/* time of the last line handed out */
+	/* Under mt_pipe_read_lock: */
 	char *out;			/* text not yet copied to the user */
 	size_t out_len, out_pos;
 	char *buf;			/* @buf_size bytes for @out */
 	size_t buf_size;
+	/* Under mt_pipe_lock: */
 	int *clock_cpus;
 	struct mt_pipe_heap heap;	/* CPUs with a head, earliest first */
 	int *heap_data;
 	struct mt_pipe_cpu *cpus;
-	u64 *clocks;			/* filled by the IPI round */
 };
 
-/* Serializes the reader; guards *mt_pipe and the rings' reader fields. */
+/* Serializes read(); guards the text not yet copied out. */
+static DEFINE_MUTEX(mt_pipe_read_lock);
+/* Guards *mt_pipe (but its text) and the rings' reader fields. */
 static DEFINE_MUTEX(mt_pipe_lock);
+
 /* The reader's state: allocated by an open, kept until a reset. */
 static struct mt_pipe *mt_pipe;
 /* trace_pipe is open (under mt_mutex). */
@@ -332,47 +358,78 @@ static bool mt_pipe_head(struct mt_pipe *pipe, int cpu)
 	return true;
 }
 
-/* Runs on each CPU between two writers: its clock is a lower bound. */
-static void mt_pipe_take_clock(void *info)
+static void mt_pipe_emit(struct mt_pipe *pipe, unsigned int len)
 {
-	u64 *clocks = info;
+	pipe->out_len += len;
+}
 
-	clocks[smp_processor_id()] = __mt_clock_checked();
+/* Put @cpu into the heap if it has a next line now. */
+static bool mt_pipe_gather_cpu(struct mt_pipe *pipe, int cpu)
+{
+	if (pipe->cpus[cpu].has_head)
+		return true;
+	if (!mt_pipe_head(pipe, cpu))
+		return false;
+	min_heap_push(&pipe->heap, &cpu, &mt_pipe_cbs, pipe->cpus);
+	return true;
+}
+
+/* Put every CPU that has a next line and is not in the heap into it. */
+static void mt_pipe_gather(struct mt_pipe *pipe)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		mt_pipe_gather_cpu(pipe, cpu);
 }
 
 /*
- * No record older than the returned time can still be logged by a CPU
- * that is not in the heap.  While tracing that takes an IPI round; CPUs
- * that are offline, or come online later, log later records.
+ * The time up to which lines may be handed out: no CPU without a head can
+ * still log a record older than this.  Such a CPU logs nothing older than
+ * its last record, and if it is not busy, nothing older than the reader's
+ * clock read before looking at it (less the slack); CPUs that have a
+ * record committed meanwhile join the heap.  Offline CPUs, and CPUs that
+ * come online later, log later records.  No CPU is disturbed: this reads
+ * what the writers publish.
  */
-static u64 mt_pipe_limit(struct mt_pipe *pipe, bool refresh)
+static u64 mt_pipe_limit(struct mt_pipe *pipe)
 {
 	u64 limit = U64_MAX, now;
 	int cpu;
 
 	if (!READ_ONCE(mt_tracing) && pipe->synced)
 		return U64_MAX;
-	if (refresh) {
-		pipe->refresh_at = jiffies + MT_PIPE_POLL_JIFFIES;
-		now = mt_clock();
-		for_each_possible_cpu(cpu)
-			pipe->clocks[cpu] = now;
-		on_each_cpu(mt_pipe_take_clock, pipe->clocks, 1);
-		for_each_possible_cpu(cpu)
-			pipe->cpus[cpu].clock = pipe->clocks[cpu];
-	}
+	now = local_clock();
+	/* The clock is read before a CPU's busy flag and ring. */
+	smp_mb();
 	for_each_possible_cpu(cpu) {
 		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
+		/* Pairs with mt_writer_end(): the commit is seen if this is. */
+		bool busy = smp_load_acquire(&per_cpu_ptr(&mt_rings, cpu)->busy);
 
-		if (!pc->has_head)
-			limit = min(limit, max(pc->clock, pc->last_ts));
+		if (mt_pipe_gather_cpu(pipe, cpu))
+			continue;
+		if (busy || now < MT_PIPE_SLACK_NS)
+			limit = min(limit, pc->last_ts);
+		else
+			limit = min(limit, max(pc->last_ts, now - MT_PIPE_SLACK_NS));
 	}
 	return limit;
 }
 
-static void mt_pipe_emit(struct mt_pipe *pipe, unsigned int len)
+/*
+ * A line's time: never before the line handed out before it.  Each CPU's
+ * records are in order, so this changes a time only if two CPUs' clocks
+ * disagree by more than the slack; such lines are counted.
+ */
+static u64 mt_pipe_out_ts(struct mt_pipe *pipe, u64 ts)
 {
-	pipe->out_len += len;
+	if (unlikely(ts < pipe->last_out)) {
+		WRITE_ONCE(mt_pipe_clamps, mt_pipe_clamps + 1);
+		return pipe->last_out;
+	}
+	pipe->last_out = ts;
+	return ts;
 }
 
 /* Hand out the top CPU's head, then find its next one. */
@@ -381,9 +438,11 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
 	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 	char *p = pipe->buf + pipe->out_len;
+	u64 ts;
 
 	if (pc->lost) {
-		mt_pipe_emit(pipe, mt_format_lost(p, cpu, pc->lost_ts, pc->lost));
+		ts = mt_pipe_out_ts(pipe, pc->lost_ts);
+		mt_pipe_emit(pipe, mt_format_lost(p, cpu, ts, pc->lost));
 		pc->lost = 0;
 		if (!pc->tail) {
 			min_heap_sift_down(&pipe->heap, 0, &mt_pipe_cbs, pipe->cpus);
@@ -392,7 +451,9 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 		r->drop_reported = true;
 		pc->tail = false;
 	} else {
-		mt_pipe_emit(pipe, mt_format_record(p, cpu, &pc->head.hdr, pc->ts));
+		ts = mt_pipe_out_ts(pipe, pc->ts);
+		mt_pipe_emit(pipe, mt_format_record(p, cpu, &pc->head.hdr, ts));
+		r->rd.base = pc->ts;
 		r->rd.off += pc->head.hdr.len;
 		r->rd.entry++;
 		pc->last_ts = pc->ts;
@@ -404,48 +465,30 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 		min_heap_pop(&pipe->heap, &mt_pipe_cbs, pipe->cpus);
 }
 
-/* Put every CPU that has a next line and is not in the heap into it. */
-static void mt_pipe_gather(struct mt_pipe *pipe)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (!pipe->cpus[cpu].has_head && mt_pipe_head(pipe, cpu))
-			min_heap_push(&pipe->heap, &cpu, &mt_pipe_cbs, pipe->cpus);
-}
-
-/* Whether an IPI round is allowed now (see MT_PIPE_POLL_JIFFIES). */
-static bool mt_pipe_may_refresh(struct mt_pipe *pipe)
-{
-	return time_after_eq(jiffies, pipe->refresh_at);
-}
-
 /* Records, merged by time, into the buffer: at most @room bytes. */
 static void mt_pipe_records(struct mt_pipe *pipe, size_t room)
 {
-	bool refreshed = false;
 	u64 limit;
 	int *top;
 
 	mt_pipe_gather(pipe);
-	limit = mt_pipe_limit(pipe, false);
+	limit = mt_pipe_limit(pipe);
 	while ((top = min_heap_peek(&pipe->heap)) &&
 	       pipe->out_len + MT_LINE_MAX <= room) {
 		struct mt_pipe_cpu *pc = &pipe->cpus[*top];
 
 		if (mt_pipe_key(pc) > limit) {
-			if (refreshed || !mt_pipe_may_refresh(pipe))
+			/* Look at the CPUs again: it may have passed. */
+			limit = mt_pipe_limit(pipe);
+			top = min_heap_peek(&pipe->heap);
+			if (mt_pipe_key(&pipe->cpus[*top]) > limit)
 				break;
-			refreshed = true;
-			mt_pipe_limit(pipe, true);
-			/* What the CPUs committed before the IPI is there now. */
-			mt_pipe_gather(pipe);
-			limit = mt_pipe_limit(pipe, false);
 			continue;
 		}
 		mt_pipe_take(pipe, *top);
+		/* Until it is looked at again, it may log from here on. */
 		if (!pc->has_head)
-			limit = min(limit, max(pc->clock, pc->last_ts));
+			limit = min(limit, pc->last_ts);
 	}
 	pipe->limit = limit;
 }
@@ -543,43 +586,55 @@ static bool mt_pipe_ring_moved(struct mt_ring *r)
 	       READ_ONCE(c->commit) > r->rd.off;
 }
 
-/*
- * Whether a read would hand something out.  A head the last IPI round
- * held back, or a record logged since, needs the next round: not before
- * it is allowed, so that neither read() nor poll() spins on it.
- */
-static bool mt_pipe_ready_locked(struct mt_pipe *pipe)
+/* What a read would find now. */
+enum mt_pipe_state {
+	MT_PIPE_IDLE,		/* nothing: wait for a writer or the poll */
+	MT_PIPE_SOON,		/* records held back a moment: look again soon */
+	MT_PIPE_READY,		/* something to hand out, or the end */
+};
+
+/* Whether the earliest head may be handed out. */
+static bool mt_pipe_top_ready(struct mt_pipe *pipe)
 {
-	bool may_refresh;
-	int cpu;
+	int *top = min_heap_peek(&pipe->heap);
 
-	if (pipe->out_pos < pipe->out_len)
-		return true;
-	if (!mt_trace_started())
-		return false;
-	if (!READ_ONCE(mt_tracing) || pipe->prologue != UINT_MAX)
-		return true;
-	may_refresh = mt_pipe_may_refresh(pipe);
-	for_each_possible_cpu(cpu) {
-		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
-
-		if (pc->has_head ? mt_pipe_key(pc) <= pipe->limit || may_refresh :
-		    may_refresh && mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
-			return true;
-	}
-	return false;
+	return mt_pipe_key(&pipe->cpus[*top]) <= pipe->limit;
 }
 
-/* As mt_pipe_ready_locked(); a reader busy on another thread says no. */
-static bool mt_pipe_ready(struct mt_pipe *pipe)
+static enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
 {
-	bool ready;
+	int cpu;
+
+	/* The text is the reader's (mt_pipe_read_lock): a glance. */
+	if (READ_ONCE(pipe->out_pos) < READ_ONCE(pipe->out_len))
+		return MT_PIPE_READY;
+	if (!mt_trace_started())
+		return MT_PIPE_IDLE;
+	if (!READ_ONCE(mt_tracing) || pipe->prologue != UINT_MAX)
+		return MT_PIPE_READY;
+	for_each_possible_cpu(cpu)
+		if (!pipe->cpus[cpu].has_head &&
+		    mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
+			return MT_PIPE_READY;
+	if (!min_heap_peek(&pipe->heap))
+		return MT_PIPE_IDLE;
+	if (mt_pipe_top_ready(pipe))
+		return MT_PIPE_READY;
+	/* Held back at the last look: the CPUs may have moved on since. */
+	pipe->limit = mt_pipe_limit(pipe);
+	return mt_pipe_top_ready(pipe) ? MT_PIPE_READY : MT_PIPE_SOON;
+}
+
+/* As mt_pipe_state_locked(); a reader busy on another thread: idle. */
+static enum mt_pipe_state mt_pipe_state(struct mt_pipe *pipe)
+{
+	enum mt_pipe_state state;
 
 	if (!mutex_trylock(&mt_pipe_lock))
-		return false;
-	ready = mt_pipe_ready_locked(pipe);
+		return MT_PIPE_IDLE;
+	state = mt_pipe_state_locked(pipe);
 	mutex_unlock(&mt_pipe_lock);
-	return ready;
+	return state;
 }
 
 /*
@@ -600,86 +655,147 @@ static bool mt_pipe_eof(struct mt_pipe *pipe)
 	return true;
 }
 
-/* The next look at the rings happens after this; it pairs with nothing. */
+/* The next look at the rings happens after this; see mt_pipe_kick(). */
 static void mt_pipe_set_waiting(void)
 {
 	atomic_set(&mt_pipe_waiting, 1);
-	/* The flag is visible before the rings are looked at; see the top. */
+	/* The flag is visible before the rings are looked at. */
 	smp_mb__after_atomic();
 }
 
-/* Sleep until a writer kicks, the trace stops, or the timeout; unlocked. */
-static int mt_pipe_wait(struct mt_pipe *pipe)
+/*
+ * Sleep until a writer kicks, the trace stops, or the poll's timeout;
+ * records held back for a moment, a short sleep.  With no lock held.
+ */
+static int mt_pipe_wait(struct mt_pipe *pipe, enum mt_pipe_state state)
 {
 	long ret;
 
+	if (state == MT_PIPE_SOON) {
+		usleep_range(MT_PIPE_RETRY_USEC, 2 * MT_PIPE_RETRY_USEC);
+		return signal_pending(current) ? -ERESTARTSYS : 0;
+	}
 	mt_pipe_set_waiting();
-	ret = wait_event_interruptible_timeout(mt_pipe_wq, mt_pipe_ready(pipe),
+	ret = wait_event_interruptible_timeout(mt_pipe_wq,
+					       mt_pipe_state(pipe) != MT_PIPE_IDLE,
 					       MT_PIPE_POLL_JIFFIES);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Format what may be handed out now, at most @room bytes; with
+ * mt_pipe_read_lock held and the text all copied out.  *@state: what a
+ * wait should expect when nothing was.  Return: 0 or a negative errno.
+ */
+static int mt_pipe_refill(struct mt_pipe *pipe, size_t room, bool *eof,
+			  enum mt_pipe_state *state)
+{
+	int ret;
+
+	mutex_lock(&mt_pipe_lock);
+	ret = mt_pipe_fill(pipe, room);
+	*eof = !ret && !pipe->out_len && mt_pipe_eof(pipe);
+	*state = mt_pipe_state_locked(pipe);
+	mutex_unlock(&mt_pipe_lock);
+	return ret;
 }
 
 static ssize_t mt_pipe_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct mt_pipe *pipe = mt_pipe;
+	enum mt_pipe_state state;
 	ssize_t done = 0;
+	bool eof;
 	int ret = 0;
 
 	if (!count)
 		return 0;
-	if (mutex_lock_interruptible(&mt_pipe_lock))
+	if (mutex_lock_interruptible(&mt_pipe_read_lock))
 		return -ERESTARTSYS;
 	while (done < count) {
 		size_t n = min(count - done, pipe->out_len - pipe->out_pos);
 
 		if (n) {
+			/* Without mt_pipe_lock: a fault stalls no control file. */
 			if (copy_to_user(ubuf + done, pipe->out + pipe->out_pos, n)) {
 				ret = -EFAULT;
 				break;
 			}
-			pipe->out_pos += n;
+			WRITE_ONCE(pipe->out_pos, pipe->out_pos + n);
 			done += n;
 			continue;
 		}
-		ret = mt_pipe_fill(pipe, count - done);
+		ret = mt_pipe_refill(pipe, count - done, &eof, &state);
 		if (ret)
 			break;
 		if (pipe->out_len)
 			continue;
-		if (done || mt_pipe_eof(pipe))
+		if (done || eof)
 			break;
 		if (file->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			break;
 		}
 		/* Nothing handed out yet (done is 0): sleep without the lock. */
-		mutex_unlock(&mt_pipe_lock);
-		ret = mt_pipe_wait(pipe);
+		mutex_unlock(&mt_pipe_read_lock);
+		ret = mt_pipe_wait(pipe, state);
 		if (ret)
 			return ret;
-		if (mutex_lock_interruptible(&mt_pipe_lock))
+		if (mutex_lock_interruptible(&mt_pipe_read_lock))
 			return -ERESTARTSYS;
 	}
-	mutex_unlock(&mt_pipe_lock);
+	mutex_unlock(&mt_pipe_read_lock);
 	return done ? done : ret;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit: what a non-blocking read() would hand out, into @buf. */
+size_t mt_pipe_read_kernel(char *buf, size_t size)
+{
+	struct mt_pipe *pipe = mt_pipe;
+	enum mt_pipe_state state;
+	size_t done = 0;
+	bool eof;
+
+	mutex_lock(&mt_pipe_read_lock);
+	while (done < size) {
+		size_t n = min(size - done, pipe->out_len - pipe->out_pos);
+
+		if (n) {
+			memcpy(buf + done, pipe->out + pipe->out_pos, n);
+			pipe->out_pos += n;
+			done += n;
+			continue;
+		}
+		if (mt_pipe_refill(pipe, size - done, &eof, &state) ||
+		    !pipe->out_len)
+			break;
+	}
+	mutex_unlock(&mt_pipe_read_lock);
+	return done;
+}
+#endif
 
 static __poll_t mt_pipe_poll(struct file *file, poll_table *wait)
 {
 	struct mt_pipe *pipe = mt_pipe;
 	__poll_t mask = 0;
 
+	enum mt_pipe_state state = MT_PIPE_IDLE;
+
 	poll_wait(file, &mt_pipe_wq, wait);
 	mt_pipe_set_waiting();
 	if (mutex_trylock(&mt_pipe_lock)) {
-		if (mt_pipe_ready_locked(pipe) || mt_pipe_eof(pipe))
+		state = mt_pipe_state_locked(pipe);
+		if (state == MT_PIPE_READY || mt_pipe_eof(pipe))
 			mask = EPOLLIN | EPOLLRDNORM;
 		mutex_unlock(&mt_pipe_lock);
 	}
-	/* A missed kick, a held back head: look again soon. */
+	/* A migration within a chunk, a held back head: look again. */
 	if (!mask)
-		mod_timer(&mt_pipe_timer, jiffies + MT_PIPE_POLL_JIFFIES);
+		mod_timer(&mt_pipe_timer, jiffies + (state == MT_PIPE_SOON ? 1 :
+						     MT_PIPE_POLL_JIFFIES));
 	return mask;
 }
 
@@ -691,7 +807,6 @@ static void mt_pipe_free(struct mt_pipe *pipe)
 	kvfree(pipe->clock_cpus);
 	kvfree(pipe->heap_data);
 	kvfree(pipe->cpus);
-	kvfree(pipe->clocks);
 	kfree(pipe);
 }
 
@@ -708,14 +823,12 @@ static struct mt_pipe *mt_pipe_alloc(void)
 	pipe->clock_cpus = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
 	pipe->heap_data = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
 	pipe->cpus = kvcalloc(nr_cpu_ids, sizeof(*pipe->cpus), MT_GFP);
-	pipe->clocks = kvcalloc(nr_cpu_ids, sizeof(u64), MT_GFP);
 	if (!pipe->buf || !pipe->clock_cpus || !pipe->heap_data ||
-	    !pipe->cpus || !pipe->clocks) {
+	    !pipe->cpus) {
 		mt_pipe_free(pipe);
 		return NULL;
 	}
 	pipe->out = pipe->buf;
-	pipe->refresh_at = jiffies;
 	min_heap_init(&pipe->heap, pipe->heap_data, nr_cpu_ids);
 	return pipe;
 }
@@ -726,6 +839,7 @@ void mt_pipe_reset(void)
 	mutex_lock(&mt_pipe_lock);
 	mt_pipe_free(mt_pipe);
 	mt_pipe = NULL;
+	WRITE_ONCE(mt_pipe_clamps, 0);
 	mutex_unlock(&mt_pipe_lock);
 }
 
@@ -751,7 +865,11 @@ void mt_pipe_unlock_reader(void)
 	mutex_unlock(&mt_pipe_lock);
 }
 
-static int mt_pipe_open_file(struct inode *inode, struct file *file)
+/*
+ * Become the one reader of trace_pipe: its state is allocated by the
+ * first, kept for the next.  Return: 0, -EBUSY, -ENOMEM.
+ */
+VISIBLE_IF_KUNIT int mt_pipe_get(void)
 {
 	int ret = 0;
 
@@ -767,15 +885,27 @@ static int mt_pipe_open_file(struct inode *inode, struct file *file)
 	if (!ret)
 		mt_pipe_open = true;
 	mutex_unlock(&mt_mutex);
-	return ret ? ret : nonseekable_open(inode, file);
+	return ret;
 }
 
-static int mt_pipe_release(struct inode *inode, struct file *file)
+VISIBLE_IF_KUNIT void mt_pipe_put(void)
 {
 	timer_delete_sync(&mt_pipe_timer);
 	mutex_lock(&mt_mutex);
 	mt_pipe_open = false;
 	mutex_unlock(&mt_mutex);
+}
+
+static int mt_pipe_open_file(struct inode *inode, struct file *file)
+{
+	int ret = mt_pipe_get();
+
+	return ret ? ret : nonseekable_open(inode, file);
+}
+
+static int mt_pipe_release(struct inode *inode, struct file *file)
+{
+	mt_pipe_put();
 	return 0;
 }
 

@@ -17,9 +17,13 @@
  * seq did not change meanwhile, like a seqcount, and hands whole chunks
  * back to the writer with a release store of read_seq.
  *
- * A record's time is a 32-bit delta from the chunk's time base; a time
- * record moves the base when a gap does not fit.  So a migration takes 16
- * bytes, and a chunk of 4 KiB holds 254 of them after its header.
+ * A record's time is a 32-bit delta from the record before it (from the
+ * chunk's time base for its first); a time record moves the base when a
+ * gap does not fit.  So a migration takes 16 bytes, and a chunk of 4 KiB
+ * holds 254 of them after its header.  A delta cannot be negative: a
+ * record whose clock stepped back is logged at the time of the record
+ * before it, and counted (clamped), so every reader gets each CPU's
+ * records in time order whatever the clock did.
  *
  * Chunk seqs are unsigned long.  On 32-bit they would wrap after 2^32
  * chunks of one CPU, about 10^12 records, which the ring's arithmetic
@@ -30,6 +34,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/nmi.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -139,10 +144,11 @@ void mt_ring_reset(void)
 		r->wchunk = c;
 		r->wtail = 0;
 		r->wlimit = 0;
-		r->wbase = 0;
+		r->wlast = 0;
 		r->write_seq = 0;
 		local64_set(&r->entries, 0);
 		local_set(&r->dropped, 0);
+		local_set(&r->clamped, 0);
 		r->drop_ts = 0;
 		r->read_seq = 0;
 		memset(&r->rd, 0, sizeof(r->rd));
@@ -172,7 +178,7 @@ static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
 	WRITE_ONCE(c->first_entry, local64_read(&r->entries));
 	r->wchunk = c;
 	r->wtail = 0;
-	r->wbase = ts;
+	r->wlast = ts;
 	/* Readers see the old chunk's last commit before the new seq. */
 	smp_store_release(&r->write_seq, next);
 	return true;
@@ -189,27 +195,34 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 	t->hdr.delta = 0;
 	t->hdr.info = mt_rec_info(MT_EV_TIME, sizeof(*t));
 	t->ts = ts;
-	r->wbase = ts;
+	r->wlast = ts;
 	mt_ring_publish(r, r->wchunk, r->wtail + sizeof(*t));
 	return true;
 }
 
 /*
- * The slow path of mt_ring_write(): the ring's first record, a time base
- * 32 bits behind @ts, or a record that does not fit in the chunk.
+ * The slow path of mt_ring_write(): the ring's first record, a record
+ * 32 bits of nanoseconds after the one before, one whose clock stepped
+ * back, or one that does not fit in the chunk.
  */
 __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 				unsigned int type, unsigned int reason, u64 ts)
 {
+	/*
+	 * This CPU's clock went back (it was found unstable, a suspend):
+	 * the record keeps the time of the one before, so that the CPU's
+	 * records stay in order for every reader, and is counted.
+	 */
+	if (unlikely(ts < r->wlast)) {
+		ts = r->wlast;
+		local_inc(&r->clamped);
+	}
 	if (!r->wtail) {
 		/* An empty chunk starts its time base at its first record. */
 		WRITE_ONCE(r->wchunk->base_ts, ts);
-		r->wbase = ts;
+		r->wlast = ts;
 	}
-	/* One CPU's clock goes back only when its terms changed: hold it. */
-	if (unlikely(ts < r->wbase))
-		ts = r->wbase;
-	if (ts - r->wbase > U32_MAX && !mt_ring_rebase(r, len, ts))
+	if (ts - r->wlast > U32_MAX && !mt_ring_rebase(r, len, ts))
 		return NULL;
 	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))
 		return NULL;
@@ -223,8 +236,9 @@ void mt_ring_drop(u64 ts)
 {
 	struct mt_ring *r = this_cpu_ptr(&mt_rings);
 
+	/* Its lost line comes after the records, as they are in order. */
 	if (!local_read(&r->dropped))
-		r->drop_ts = ts;
+		r->drop_ts = max(ts, r->wlast);
 	local_inc(&r->dropped);
 }
 
@@ -236,6 +250,11 @@ u64 mt_ring_entries(int cpu)
 unsigned long mt_ring_dropped(int cpu)
 {
 	return local_read(&per_cpu_ptr(&mt_rings, cpu)->dropped);
+}
+
+unsigned long mt_ring_clamped(int cpu)
+{
+	return local_read(&per_cpu_ptr(&mt_rings, cpu)->clamped);
 }
 
 /*
@@ -389,6 +408,60 @@ struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts)
 /* Step past the record mt_cursor_peek() returned. */
 void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec)
 {
+	cur->base += rec->delta;
 	cur->off += rec->len;
 	cur->entry++;
+}
+
+/*
+ * The chunk of @r that holds record number @entry, searched backwards from
+ * the newest through the chunk headers only, no further than @oldest:
+ * the work is proportional to the chunks between, not to the ring.
+ */
+static unsigned long mt_ring_chunk_of_entry(struct mt_ring *r, u64 entry,
+					    unsigned long oldest)
+{
+	unsigned long seq = r->write_seq;
+
+	while (seq != oldest) {
+		struct mt_chunk *c = mt_chunk_of(r, seq);
+
+		/* A chunk a writer stopped by a panic left half recycled. */
+		if (READ_ONCE(c->seq) == seq &&
+		    READ_ONCE(c->first_entry) <= entry)
+			break;
+		touch_nmi_watchdog();
+		seq--;
+	}
+	return seq;
+}
+
+/**
+ * mt_ring_seek_newest() - a snapshot reader's place @newest records back
+ * @r: the ring, its writers stopped
+ * @cur: the oldest record to read, from mt_ring_oldest(); moved forward
+ * @newest: how many of the ring's newest records to leave
+ *
+ * For the dump on oops: the work is proportional to @newest (one chunk's
+ * records at most besides), whatever the size of the ring.
+ */
+void mt_ring_seek_newest(struct mt_ring *r, struct mt_cursor *cur, u64 newest)
+{
+	u64 entries = local64_read(&r->entries), target;
+	struct mt_rec *rec;
+	unsigned long seq;
+	u64 ts;
+
+	if (entries - cur->entry <= newest)
+		return;
+	target = entries - newest;
+	seq = mt_ring_chunk_of_entry(r, target, cur->seq);
+	if (seq != cur->seq) {
+		struct mt_chunk *c = mt_chunk_of(r, seq);
+
+		*cur = (struct mt_cursor){ .seq = seq, .base = c->base_ts,
+					   .entry = c->first_entry };
+	}
+	while (cur->entry < target && (rec = mt_cursor_peek(r, cur, &ts)))
+		mt_cursor_next(cur, rec);
 }

@@ -4,12 +4,20 @@
  * of period_msec, through debugfs migration_stat/.
  *
  * Each CPU counts the events of its current period in its own counters.
- * When it sees an event past the end of that period, or when a reader asks
- * it by IPI, it adds them to the shared history, one row per period: the
- * only cross-CPU atomics are one per counter per CPU per period, never one
- * per event.  A row is final once every CPU has moved past it, and only
- * final rows are shown.  The history is allocated by the first start and
- * freed by a reset.
+ * When it sees an event past the end of that period, or when a reader of
+ * the stat file asks it by IPI, it adds them to the shared history, one
+ * row per period: the only cross-CPU atomics are one per counter per CPU
+ * per period, never one per event.  A row is final once every CPU has
+ * moved past it, and only final rows are shown.  The history is allocated
+ * by the first start and freed by a reset.
+ *
+ * An event's period is that of its local_clock() time.  While the trace
+ * runs, the stat takes the trace's timestamp, so both put an event in the
+ * same period.  Alone, it reads no clock for most events: each CPU also
+ * keeps the jiffies value MS_TICK_MARGIN ticks short of its period's end,
+ * and only events from that tick on read the clock, to land exactly.
+ * jiffies is brought up to date on a CPU's way out of idle, so it lags
+ * the clock by less than a tick; the margin covers two.
  */
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
@@ -34,6 +42,8 @@
 
 #define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
 #define MS_MAX_PERIOD_MSEC	3600000UL
+/* Ticks before a period's end from which events read the clock. */
+#define MS_TICK_MARGIN		2
 
 #define MS_R(name)	BIT_ULL(MT_REASON_##name)
 #define MS_SELECT	(MS_R(WAKE_AFFINE) | MS_R(WAKE_AFFINE_BUSY) |		\
@@ -93,6 +103,8 @@ static u8 ms_col_reason[MS_NR_COLS];
  */
 DEFINE_PER_CPU(u64 [MS_NR_COLS], ms_counts);
 DEFINE_PER_CPU(u64, ms_period_end);
+/* jiffies from which this CPU's events read the clock (ms_count_untimed()). */
+DEFINE_PER_CPU(unsigned long, ms_period_end_tick);
 
 struct ms_cpu {
 	u64 period;			/* the period of the CPU's counts */
@@ -112,7 +124,7 @@ static bool ms_folded;			/* ...and stopped, all counts in rows */
 VISIBLE_IF_KUNIT unsigned long ms_period_msec = 1000;
 static u64 ms_period_ns;
 static u64 ms_span_ns;			/* the whole history; U64_MAX if more */
-VISIBLE_IF_KUNIT u64 ms_start_ns;		/* mt_clock() when period 0 began */
+VISIBLE_IF_KUNIT u64 ms_start_ns;		/* local_clock() when period 0 began */
 static u64 ms_complete;			/* rows final after the stop */
 static struct timespec64 ms_start_wall;
 static unsigned int ms_readers;
@@ -166,6 +178,18 @@ static void ms_fold(unsigned int cpu)
 }
 
 /*
+ * The tick from which @cpu's untimed events read the clock, for a period
+ * that ends @left ns after @tick: MS_TICK_MARGIN ticks short of its end.
+ */
+static void ms_set_end_tick(unsigned int cpu, unsigned long tick, u64 left)
+{
+	u64 ticks = div_u64(left, TICK_NSEC);
+
+	*per_cpu_ptr(&ms_period_end_tick, cpu) =
+		tick + (ticks > MS_TICK_MARGIN ? ticks - MS_TICK_MARGIN : 0);
+}
+
+/*
  * Fold, then move @cpu to the period of @now.  Runs once per period per
  * CPU at most, so the division for a CPU that idled is affordable here.
  */
@@ -182,6 +206,7 @@ static void ms_advance(unsigned int cpu, u64 now)
 	/* Another CPU folds it once this one's writers are gone. */
 	WRITE_ONCE(pc->period, pc->period + passed);
 	*end += passed * ms_period_ns;
+	ms_set_end_tick(cpu, jiffies, *end - now);
 	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
 		/* The history is full: stop, and let a worker drop the key. */
 		WRITE_ONCE(ms_collecting, false);
@@ -192,11 +217,21 @@ static void ms_advance(unsigned int cpu, u64 now)
 /* ms_count()'s first move of this CPU past its period's end. */
 noinline __cold void ms_count_slow(unsigned int col, u64 now)
 {
-	if (!mt_clock_check())
-		now = local_clock();
 	ms_advance(smp_processor_id(), now);
 	if (unlikely(this_cpu_read(ms_cpus.period) >= MS_NR_PERIODS)) {
 		atomic_long_inc(&ms_dropped);
+		return;
+	}
+	this_cpu_inc(ms_counts[col]);
+}
+
+/* ms_count_untimed() near its period's end: the clock decides. */
+noinline __cold void ms_count_untimed_slow(unsigned int col)
+{
+	u64 now = local_clock();
+
+	if (now >= this_cpu_read(ms_period_end)) {
+		ms_count_slow(col, now);
 		return;
 	}
 	this_cpu_inc(ms_counts[col]);
@@ -212,7 +247,7 @@ static void ms_sync_cpu(void *unused)
 	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
 
 	if (ms_stat_running())
-		ms_advance(smp_processor_id(), __mt_clock_checked());
+		ms_advance(smp_processor_id(), local_clock());
 	pc->synced = pc->period;
 }
 
@@ -235,6 +270,7 @@ static u64 ms_sync_locked(void)
 
 VISIBLE_IF_KUNIT int ms_start_locked(void)
 {
+	unsigned long tick;
 	size_t size;
 	int cpu;
 
@@ -257,12 +293,13 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	/* No hotplug callback may fold into rows of the old timeline. */
 	cpus_read_lock();
 	ktime_get_real_ts64(&ms_start_wall);
-	mt_clock_sync();
-	ms_start_ns = mt_clock();
+	ms_start_ns = local_clock();
+	tick = jiffies;
 	for_each_possible_cpu(cpu) {
 		memset(per_cpu_ptr(&ms_cpus, cpu), 0, sizeof(struct ms_cpu));
 		memset(per_cpu_ptr(&ms_counts, cpu), 0, sizeof(ms_counts));
 		*per_cpu_ptr(&ms_period_end, cpu) = ms_start_ns + ms_period_ns;
+		ms_set_end_tick(cpu, tick, ms_period_ns);
 	}
 	ms_started = true;
 	ms_folded = false;
@@ -276,7 +313,7 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 /* Stop the writers (if not stopped by a full history) and fold it all. */
 VISIBLE_IF_KUNIT void ms_stop_locked(void)
 {
-	u64 stop_ns = mt_clock();
+	u64 stop_ns = local_clock();
 	int cpu;
 
 	if (READ_ONCE(ms_collecting)) {
@@ -310,7 +347,7 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 static int ms_cpu_prepare(unsigned int cpu)
 {
 	if (ms_stat_running())
-		ms_advance(cpu, mt_clock());
+		ms_advance(cpu, local_clock());
 	return 0;
 }
 
@@ -321,14 +358,18 @@ static int ms_cpu_dead(unsigned int cpu)
 	return 0;
 }
 
-/* A collection whose history has run out stops even if nothing migrates. */
+/*
+ * A collection whose history has run out stops even if nothing migrates:
+ * at a look at it, without asking any CPU (ms_stop_locked() takes every
+ * count once the writers are gone).
+ */
 static void ms_stop_if_expired_locked(void)
 {
-	u64 now = mt_clock();
+	u64 now = local_clock();
 
 	if (READ_ONCE(ms_collecting) && now > ms_start_ns &&
 	    now - ms_start_ns >= ms_span_ns)
-		ms_sync_locked();
+		ms_stop_locked();
 	/* Stopped by a full history, and not folded yet. */
 	if (!READ_ONCE(ms_collecting) && ms_started && !ms_folded)
 		ms_stop_locked();

@@ -40,6 +40,7 @@ bool mt_tracing;
 bool mt_overwrite;
 unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
 unsigned int mt_trace_readers;
+s64 mt_clock_offset;
 
 /* Names are logged while a start walks the tasks; see mt_start_new_locked(). */
 static bool mt_naming;
@@ -194,8 +195,11 @@ void mt_log_comm(unsigned int type, struct task_struct *p)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (mt_names_wanted())
-		mt_log_name(type, p->pid, p->comm, __mt_clock_checked());
+	if (mt_names_wanted()) {
+		mt_writer_begin();
+		mt_log_name(type, p->pid, p->comm, local_clock());
+		mt_writer_end();
+	}
 	local_irq_restore(flags);
 }
 
@@ -241,7 +245,8 @@ static int mt_log_mark(unsigned long mark)
 		return -EINVAL;
 	local_irq_save(flags);
 	if (mt_trace_running()) {
-		now = __mt_clock_checked();
+		mt_writer_begin();
+		now = local_clock();
 		r = mt_ring_write(sizeof(*r), MT_EV_MARK, now);
 		if (r) {
 			r->pid = current->pid;
@@ -253,9 +258,28 @@ static int mt_log_mark(unsigned long mark)
 			mt_buffer_full(now);
 			ret = -ENOSPC;
 		}
+		mt_writer_end();
 	}
 	local_irq_restore(flags);
 	return ret;
+}
+
+/*
+ * local_clock() minus sched_clock(), ftrace's "local" clock, on this CPU:
+ * subtracted from the trace's times, it gives that clock's, so that a
+ * trace-cmd recording of the same run lines up with this trace.
+ */
+static s64 mt_measure_clock_offset(void)
+{
+	unsigned long flags;
+	u64 before, now, after;
+
+	local_irq_save(flags);
+	before = sched_clock();
+	now = local_clock();
+	after = sched_clock();
+	local_irq_restore(flags);
+	return now - (before + (after - before) / 2);
 }
 
 /* Runs on every online CPU, interrupts off, when a trace starts. */
@@ -265,7 +289,7 @@ static void mt_take_start_clock(void *unused)
 	struct timespec64 now;
 
 	ktime_get_real_ts64(&now);
-	s->ts = __mt_clock();
+	s->ts = local_clock();
 	s->sec = now.tv_sec;
 	s->usec = now.tv_nsec / NSEC_PER_USEC;
 }
@@ -348,13 +372,20 @@ VISIBLE_IF_KUNIT void mt_take_task_list(u64 ts)
 	rcu_read_unlock();
 }
 
-/* No reader and no writer may use them. */
-static void mt_free_locked(void)
+/*
+ * No reader and no writer may use them.  Return: 0, or -EBUSY if a dump
+ * on oops still reads them.
+ */
+static int mt_free_locked(void)
 {
-	mt_oops_hold();
+	int ret = mt_oops_hold();
+
+	if (ret)
+		return ret;
 	mt_ring_free();
 	mt_free_names();
 	mt_oops_release();
+	return 0;
 }
 
 /* Buffers and the name cache, allocated on the first start. */
@@ -365,7 +396,10 @@ static int mt_alloc_locked(void)
 
 	if (mt_ring_allocated() && mt_comm_cache)
 		return 0;
-	mt_free_locked();	/* one without the other: start over */
+	/* One without the other: start over. */
+	ret = mt_free_locked();
+	if (ret)
+		return ret;
 	mt_comm_cache = kvmalloc_array(MT_COMM_SLOTS, sizeof(*mt_comm_cache),
 				       MT_GFP);
 	if (!mt_comm_cache)
@@ -448,18 +482,19 @@ static int mt_start_new_locked(void)
 		return ret;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
-	mt_clock_sync();
 	cpus_read_lock();
 	on_each_cpu(mt_take_start_clock, NULL, 1);
 	mt_take_topology();
 	cpus_read_unlock();
-	now = mt_clock();
+	mt_clock_offset = mt_measure_clock_offset();
+	now = local_clock();
 	mt_oops_release();
 	mt_hooks_get(&mt_holds_hooks);
 	/* As late as can be: tasks forked until now need no spare room. */
 	ret = mt_alloc_task_list();
 	if (ret) {
 		mt_hooks_put(&mt_holds_hooks);
+		/* The dump may be reading the buffers: then keep them. */
 		mt_free_locked();
 		return ret;
 	}
@@ -498,7 +533,6 @@ static int mt_start_locked(bool allow_restart)
 		return -EBUSY;
 	if (mt_refused())
 		return -ENOSPC;
-	mt_clock_sync();
 	mt_oops_release();
 	/* The release publishes the buffers to mt_trace_running(). */
 	smp_store_release(&mt_tracing, true);
@@ -509,10 +543,14 @@ static int mt_start_locked(bool allow_restart)
 
 VISIBLE_IF_KUNIT int mt_reset_locked(void)
 {
+	int ret;
+
 	if (mt_trace_readers || mt_pipe_busy())
 		return -EBUSY;
 	mt_stop_locked();
-	mt_free_locked();
+	ret = mt_free_locked();
+	if (ret)
+		return ret;
 	WRITE_ONCE(mt_started, false);
 	mt_pipe_reset();
 	return 0;
