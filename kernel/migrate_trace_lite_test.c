@@ -17,22 +17,7 @@
 #include <linux/threads.h>
 
 #include "migrate_trace_lite.h"
-
-/* Run one control operation under mt_mutex. */
-static int mt_test_locked(int (*fn)(void))
-{
-	int ret;
-
-	mutex_lock(&mt_mutex);
-	ret = fn();
-	mutex_unlock(&mt_mutex);
-	return ret;
-}
-
-static void mt_test_reset(struct kunit *test)
-{
-	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
-}
+#include "migrate_trace_lite_test.h"
 
 /* What a snapshot holds, in the order it would print it. */
 struct mt_test_seen {
@@ -187,39 +172,6 @@ static void mt_test_migration_fields(struct kunit *test)
 }
 
 /*
- * A task known nowhere else, named @comm, with a pid alloc_pid() never
- * hands out.  The hooks read only its pid, name, flags, exit_state and
- * CPU (0): a reason given keeps them from looking at more.
- */
-static struct task_struct *mt_test_made_up_task(struct kunit *test,
-						const char *comm)
-{
-	struct task_struct *t;
-
-	if (nr_cpu_ids < 2)
-		kunit_skip(test, "needs 2 possible CPUs");
-	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
-		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->pid = PID_MAX_LIMIT;
-	strscpy(t->comm, comm);
-	return t;
-}
-
-/* Move @t by the load balancer to another CPU. */
-static void mt_test_move(struct task_struct *t)
-{
-	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
-	unsigned long flags;
-
-	local_irq_save(flags);
-	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
-					MT_REASON_LB_FIRST));
-	local_irq_restore(flags);
-}
-
-/*
  * A task that went through exit_notify() may be reaped, and leave the
  * task list, before the scheduler is done with it: its move is preceded
  * by its name, once per trace.  A move of a live task, or of one still
@@ -332,27 +284,6 @@ static void mt_test_start_refused(struct kunit *test)
 		dropped += mt_ring_dropped(cpu);
 	KUNIT_EXPECT_GT(test, dropped, 0);
 	mt_test_reset(test);
-}
-
-/* Write @n 16-byte records on this CPU, @step ns apart from @ts. */
-static unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
-{
-	struct mt_rec_migrate *r;
-	unsigned long flags;
-	unsigned int i;
-
-	local_irq_save(flags);
-	for (i = 0; i < n; i++) {
-		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
-		if (!r)
-			break;
-		r->from = 0;
-		r->to = 1;
-		r->pid = i;
-		mt_ring_commit(r);
-	}
-	local_irq_restore(flags);
-	return i;
 }
 
 /* The records of this CPU's ring from its oldest: count, first pid, order. */
@@ -562,168 +493,44 @@ static void mt_test_stat_periods(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
 }
 
+/*
+ * The stat alone reads no clock until the tick count reaches its limit,
+ * two ticks short of the period's end; from there on the clock decides
+ * the period of each move.
+ */
+static void mt_test_stat_untimed(struct kunit *test)
+{
+	unsigned int why = MT_WHY(MT_CAUSE_PUSH_RT_TASK, 0);
+	unsigned int col = ms_column(MT_CAUSE_PUSH_RT_TASK, 0);
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
+	/* Only the counts below: the scheduler's own hooks stay out. */
+	WRITE_ONCE(ms_collecting, false);
+	local_irq_save(flags);
+	/* Well before the limit: period 0, whatever the clock says. */
+	this_cpu_write(ms_period_end_tick, jiffies + 100);
+	ms_count_untimed(why);
+	this_cpu_write(ms_period_end, local_clock() - 1);
+	ms_count_untimed(why);
+	/* At the limit, the period not over: still period 0. */
+	this_cpu_write(ms_period_end, local_clock() + NSEC_PER_SEC);
+	this_cpu_write(ms_period_end_tick, jiffies);
+	ms_count_untimed(why);
+	/* At the limit, the period over by the clock: period 1. */
+	this_cpu_write(ms_period_end, local_clock() - 1);
+	ms_count_untimed(why);
+	local_irq_restore(flags);
+	mt_test_locked(ms_test_stop);
+	KUNIT_EXPECT_EQ(test, ms_read_count(0, col), 3);
+	KUNIT_EXPECT_EQ(test, ms_read_count(1, col), 1);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+}
+
 #endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
-static int mt_test_clock_sync(void)
-{
-	mt_clock_sync();
-	return 0;
-}
-
-/* Whether the hooks read the clock in their line now. */
-static bool mt_test_clock_inline(void)
-{
-	unsigned long flags;
-	bool ret;
-	u64 now;
-
-	local_irq_save(flags);
-	ret = mt_clock_inline(&now);
-	local_irq_restore(flags);
-	return ret;
-}
-
-/* Reads of local_clock() around __mt_clock() that do not enclose it. */
-static unsigned int mt_test_clock_reads(void)
-{
-	unsigned int bad = 0, i;
-	unsigned long flags;
-	u64 before, now, after;
-
-	for (i = 0; i < 1000; i++) {
-		local_irq_save(flags);
-		before = local_clock();
-		now = __mt_clock();
-		after = local_clock();
-		local_irq_restore(flags);
-		/* A little slack for a TSC read out of order. */
-		if (now + 1000 < before || now > after + 1000)
-			bad++;
-	}
-	return bad;
-}
-
-#ifdef MT_TSC_CLOCK
-static bool mt_test_holds_hooks;
-
-static int mt_test_hooks_get(void)
-{
-	mt_hooks_get(&mt_test_holds_hooks);
-	return 0;
-}
-
-static int mt_test_hooks_put(void)
-{
-	mt_hooks_put(&mt_test_holds_hooks);
-	return 0;
-}
-
-/* mt_clock_check() with interrupts off, as the slow paths call it. */
-static bool mt_test_clock_check(void)
-{
-	unsigned long flags;
-	bool time_good;
-
-	local_irq_save(flags);
-	time_good = mt_clock_check();
-	local_irq_restore(flags);
-	return time_good;
-}
-
-/* The copy of the TSC's terms: dropped when they change, taken again. */
-static void mt_test_clock_copy(struct kunit *test)
-{
-	u64 mult = READ_ONCE(mt_tsc_conv.mult);
-	unsigned long flags;
-
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_check());
-	/*
-	 * A copy that is not the kernel's terms, as after a late
-	 * calibration: noticed, dropped.  It is installed as mt_clock_set()
-	 * does, though no hook reads it: no facility collects here.
-	 */
-	WRITE_ONCE(mt_tsc_conv.mult, 0);
-	WRITE_ONCE(mt_tsc_conv.offset,
-		   READ_ONCE(mt_tsc_conv.offset) + NSEC_PER_SEC);
-	/* Pairs with the smp_rmb() of mt_clock_inline(). */
-	smp_wmb();
-	WRITE_ONCE(mt_tsc_conv.mult, mult);
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
-	KUNIT_EXPECT_FALSE(test, mt_test_clock_check());
-	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
-	/* Dropped already: a time read now is local_clock()'s. */
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_check());
-	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
-	/* The next start takes the terms again. */
-	mt_test_locked(mt_test_clock_sync);
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
-	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
-
-	/*
-	 * A suspend drops the copy; the resume takes it again if a facility
-	 * collects (the hooks are on: here without a facility), else the
-	 * next start does.  The callbacks run with interrupts off, as on the
-	 * last CPU; the terms do not change here, so that a hook of another
-	 * CPU reads the same pair before and after.
-	 */
-	mt_test_locked(mt_test_hooks_get);
-	local_irq_save(flags);
-	mt_clock_suspend(NULL);
-	local_irq_restore(flags);
-	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
-	local_irq_save(flags);
-	mt_clock_resume(NULL);
-	local_irq_restore(flags);
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
-	KUNIT_EXPECT_EQ(test, mt_test_clock_reads(), 0);
-	mt_test_locked(mt_test_hooks_put);
-	local_irq_save(flags);
-	mt_clock_suspend(NULL);
-	mt_clock_resume(NULL);
-	local_irq_restore(flags);
-	KUNIT_EXPECT_FALSE(test, mt_test_clock_inline());
-	mt_test_locked(mt_test_clock_sync);
-	KUNIT_EXPECT_TRUE(test, mt_test_clock_inline());
-}
-#endif
-
-/*
- * The clock of both facilities is local_clock(), read inline from the TSC
- * wherever sched_clock() is the native, stable TSC clock, and read the
- * kernel's way again once a slow path finds its terms changed.
- */
-static void mt_test_clock(struct kunit *test)
-{
-	unsigned int bad = 0, tries;
-	bool inline_clock = false;
-	bool expect = true;
-
-#ifdef MT_TSC_CLOCK
-	expect = sched_clock_stable() && using_native_sched_clock();
-#endif
-	/*
-	 * The TSC's late calibration, a second or two after boot, may
-	 * change the kernel's terms under the test: look again later.
-	 */
-	for (tries = 0; tries < 5; tries++) {
-		mt_test_locked(mt_test_clock_sync);
-		inline_clock = mt_test_clock_inline();
-		bad = mt_test_clock_reads();
-		if (inline_clock == expect && !bad)
-			break;
-		msleep(500);
-	}
-	/* Without a TSC to read: local_clock(), in the hooks' line. */
-	KUNIT_EXPECT_EQ(test, inline_clock, expect);
-	KUNIT_EXPECT_EQ(test, bad, 0);
-#ifdef MT_TSC_CLOCK
-	if (inline_clock)
-		mt_test_clock_copy(test);
-#endif
-}
-
 static struct kunit_case mt_test_cases[] = {
-	KUNIT_CASE(mt_test_clock),
 	KUNIT_CASE(mt_test_api_mark),
 	KUNIT_CASE(mt_test_mark_while_stopped),
 	KUNIT_CASE(mt_test_enable_rules),
@@ -736,6 +543,7 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_merge_order),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),
+	KUNIT_CASE(mt_test_stat_untimed),
 #endif
 	{}
 };

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the migration trace's time order and of its dump on
+ * oops: a clock that steps back in the middle of a trace, read through
+ * each of the three outputs (the trace file's merge, trace_pipe and the
+ * dump), and the dump's seek to the newest records of a ring.  Like
+ * migrate_trace_lite_test.c, an init section suite that uses the real
+ * buffers and leaves them reset.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+
+#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_test.h"
+
+/* The times of one output, across CPUs and within each. */
+struct mt_order {
+	u64 last;
+	u64 *cpu_last;
+	unsigned int lines;
+	unsigned int backwards;		/* a line before the one above it */
+	unsigned int cpu_backwards;	/* a line before its CPU's last */
+	unsigned int stepped;		/* moves of the made-up task */
+};
+
+static void mt_order_init(struct kunit *test, struct mt_order *o)
+{
+	*o = (struct mt_order){ };
+	o->cpu_last = kunit_kcalloc(test, nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o->cpu_last);
+}
+
+static void mt_order_see(struct mt_order *o, int cpu, u64 ts)
+{
+	if (o->lines && ts < o->last)
+		o->backwards++;
+	if (ts < o->cpu_last[cpu])
+		o->cpu_backwards++;
+	o->last = ts;
+	o->cpu_last[cpu] = ts;
+	o->lines++;
+}
+
+/* An event line of text, "0x<16 hex digits> CPU ..."; others are skipped. */
+static void mt_order_see_line(struct mt_order *o, const char *line)
+{
+	unsigned long long ts;
+	unsigned int cpu;
+	u32 from, to, pid;
+
+	if (sscanf(line, "0x%llx %u", &ts, &cpu) != 2 || cpu >= nr_cpu_ids)
+		return;
+	mt_order_see(o, cpu, ts);
+	if (sscanf(line, "0x%*x %*u %u %u %u", &from, &to, &pid) == 3 &&
+	    pid == PID_MAX_LIMIT)
+		o->stepped++;
+}
+
+/* The trace file's merge: mt_snap_walk() callback. */
+static void mt_order_see_rec(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
+{
+	struct mt_order *o = arg;
+
+	mt_order_see(o, cpu, ts);
+	if (rec->type < MT_CAUSE_END &&
+	    ((const struct mt_rec_migrate *)rec)->pid == PID_MAX_LIMIT)
+		o->stepped++;
+}
+
+/* The dump's lines, which would go to the console. */
+static void mt_order_oops_line(const char *line, unsigned int len)
+{
+	struct mt_order *o = kunit_get_current_test()->priv;
+	char buf[MT_LINE_MAX + 1];
+
+	len = min_t(unsigned int, len, MT_LINE_MAX);
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	mt_order_see_line(o, buf);
+}
+
+/* trace_pipe to its end, as a reader would get it. */
+static void mt_order_read_pipe(struct kunit *test, struct mt_order *o)
+{
+	const size_t size = SZ_1M;
+	char *buf = kvmalloc(size, GFP_KERNEL), *line, *p;
+	size_t len = 0, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	while (len < size - 1 && (n = mt_pipe_read_kernel(buf + len, size - 1 - len)))
+		len += n;
+	buf[len] = '\0';
+	for (p = buf; (line = strsep(&p, "\n"));)
+		mt_order_see_line(o, line);
+	kvfree(buf);
+}
+
+/* Milliseconds after the base of each move: a step back of 3 ms after the third. */
+static const unsigned int mt_steps_ms[] = { 2, 3, 4, 1, 2, 5 };
+
+struct mt_steps {
+	struct task_struct *t;
+	u64 base;
+};
+
+/* On a CPU, interrupts off: the made-up task's moves at the stepped times. */
+static void mt_log_steps(void *info)
+{
+	struct mt_steps *a = info;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mt_steps_ms); i++)
+		mt_log_move_at(a->t, 1, MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST),
+			       a->base + mt_steps_ms[i] * NSEC_PER_MSEC);
+}
+
+static void mt_expect_ordered(struct kunit *test, struct mt_order *o,
+			      const char *output)
+{
+	KUNIT_EXPECT_EQ_MSG(test, o->cpu_backwards, 0, "%s: a CPU's time went back", output);
+	KUNIT_EXPECT_EQ_MSG(test, o->backwards, 0, "%s: not in time order", output);
+	KUNIT_EXPECT_EQ_MSG(test, o->stepped, 2 * ARRAY_SIZE(mt_steps_ms),
+			    "%s: moves of the stepped clock missing", output);
+}
+
+/*
+ * A clock that steps back in the middle of a trace, on two CPUs: every
+ * output keeps each CPU's times, and all times, from going back, and
+ * counts the records it held at the time before them.
+ */
+static void mt_test_stepped_clock(struct kunit *test)
+{
+	struct mt_steps a = { .t = mt_test_made_up_task(test, "mt_stepped") };
+	struct mt_order o;
+	unsigned long clamped = 0;
+	int c0, c1, cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	c0 = cpumask_first(cpu_online_mask);
+	c1 = cpumask_next(c0, cpu_online_mask);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_oops_set_records(64), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	a.base = local_clock();
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c0, mt_log_steps, &a, 1), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c1, mt_log_steps, &a, 1), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	for_each_possible_cpu(cpu)
+		clamped += mt_ring_clamped(cpu);
+	/* 1 and 2 ms come after 4 ms on each CPU. */
+	KUNIT_EXPECT_GE(test, clamped, 4);
+
+	mt_order_init(test, &o);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_order_see_rec, &o), 0);
+	mt_expect_ordered(test, &o, "trace");
+
+	mt_order_init(test, &o);
+	test->priv = &o;
+	kunit_activate_static_stub(test, mt_oops_line, mt_order_oops_line);
+	mt_oops_dump();
+	kunit_deactivate_static_stub(test, mt_oops_line);
+	mt_expect_ordered(test, &o, "dump on oops");
+
+	mt_order_init(test, &o);
+	mt_order_read_pipe(test, &o);
+	mt_expect_ordered(test, &o, "trace_pipe");
+
+	mt_pipe_put();
+	mt_oops_set_records(0);
+	mt_test_reset(test);
+}
+
+/* The pid of the record at a snapshot reader's place, or U32_MAX. */
+static u32 mt_pid_at(struct mt_ring *r, struct mt_cursor *cur)
+{
+	struct mt_rec *rec;
+	u64 ts;
+
+	rec = mt_cursor_peek(r, cur, &ts);
+	return rec ? ((struct mt_rec_migrate *)rec)->pid : U32_MAX;
+}
+
+/* Where the dump starts: @newest records back from the end of this CPU's ring. */
+static u32 mt_newest_pid(u64 newest, u64 *entry)
+{
+	struct mt_ring *r = this_cpu_ptr(&mt_rings);
+	struct mt_cursor cur;
+
+	mt_ring_oldest(r, &cur);
+	mt_ring_seek_newest(r, &cur, newest);
+	*entry = cur.entry;
+	return mt_pid_at(r, &cur);
+}
+
+/*
+ * The dump's seek to the newest records goes by the chunk headers: it
+ * lands on the right record whatever the chunk, in a ring that stopped
+ * full and in a flight recorder that recycled chunks.
+ */
+static void mt_test_dump_newest(struct kunit *test)
+{
+	unsigned int per_chunk = (4096 - MT_CHUNK_HDR) / 16;
+	u64 entry;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(64), 0);
+	get_cpu();
+	KUNIT_EXPECT_EQ(test, mt_test_fill(3000, 1000, 10), 3000);
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(100, &entry), 2900);
+	KUNIT_EXPECT_EQ(test, entry, 2900);
+	/* The first record of a chunk, and the last one of the ring. */
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(3000 - 3 * per_chunk, &entry), 3 * per_chunk);
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(1, &entry), 2999);
+	/* More than there are: from the oldest. */
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(5000, &entry), 0);
+
+	mt_ring_reset();
+	WRITE_ONCE(mt_overwrite, true);
+	KUNIT_EXPECT_EQ(test, mt_test_fill(10000, 1000, 10), 10000);
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(64, &entry), 10000 - 64);
+	KUNIT_EXPECT_EQ(test, entry, 10000 - 64);
+	/* More than the ring holds: its oldest chunk's first record. */
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(9000, &entry), 10000 - 10000 % per_chunk -
+			15 * per_chunk);
+	put_cpu();
+	WRITE_ONCE(mt_overwrite, false);
+	mt_ring_free();
+}
+
+static struct kunit_case mt_order_test_cases[] = {
+	KUNIT_CASE(mt_test_stepped_clock),
+	KUNIT_CASE(mt_test_dump_newest),
+	{}
+};
+
+static struct kunit_suite mt_order_test_suite = {
+	.name = "migrate_trace_lite_order",
+	.test_cases = mt_order_test_cases,
+};
+
+kunit_test_init_section_suite(mt_order_test_suite);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the KUnit suites of the migration trace share: a control
+ * operation under mt_mutex, a reset, and a made-up task to move.
+ */
+#ifndef _KERNEL_MIGRATE_TRACE_LITE_TEST_H
+#define _KERNEL_MIGRATE_TRACE_LITE_TEST_H
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/threads.h>
+
+#include "migrate_trace_lite.h"
+
+/* Run one control operation under mt_mutex. */
+static inline int mt_test_locked(int (*fn)(void))
+{
+	int ret;
+
+	mutex_lock(&mt_mutex);
+	ret = fn();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
+static inline void mt_test_reset(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
+}
+
+/*
+ * A task known nowhere else, named @comm, with a pid alloc_pid() never
+ * hands out.  The hooks read only its pid, name, flags, exit_state and
+ * CPU (0): a reason given keeps them from looking at more.
+ */
+static inline struct task_struct *
+mt_test_made_up_task(struct kunit *test, const char *comm)
+{
+	struct task_struct *t;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs");
+	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
+		kunit_skip(test, "task_cpu() of a made-up task needs its stack");
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pid = PID_MAX_LIMIT;
+	strscpy(t->comm, comm);
+	return t;
+}
+
+/* Move @t by the load balancer to another CPU. */
+static inline void mt_test_move(struct task_struct *t)
+{
+	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
+					MT_REASON_LB_FIRST));
+	local_irq_restore(flags);
+}
+
+/* Write @n 16-byte records on this CPU, @step ns apart from @ts. */
+static inline unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
+{
+	struct mt_rec_migrate *r;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
+		if (!r)
+			break;
+		r->from = 0;
+		r->to = 1;
+		r->pid = i;
+		mt_ring_commit(r);
+	}
+	local_irq_restore(flags);
+	return i;
+}
+
+#endif /* _KERNEL_MIGRATE_TRACE_LITE_TEST_H */
