@@ -530,6 +530,38 @@ static unsigned long long now_ns(void)
 }
 
 /*
+ * One write(2) of DATA to FILE every MS milliseconds, N times, on an
+ * absolute schedule; prints how many writes failed.
+ */
+static int cmd_every(int argc, char **argv)
+{
+	struct timespec next;
+	int ms, n, i, fd, failed = 0;
+
+	if (argc != 4)
+		return 2;
+	ms = atoi(argv[0]);
+	n = atoi(argv[1]);
+	fd = open(argv[2], O_WRONLY);
+	if (fd < 0)
+		die(argv[2]);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < n; i++) {
+		if (write(fd, argv[3], strlen(argv[3])) < 0)
+			failed++;
+		next.tv_nsec += ms * 1000000L;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	printf("%d\n", failed);
+	close(fd);
+	return 0;
+}
+
+/*
  * For the benchmark: P processes each move themselves between CPUs 0
  * and 1, K round trips (2K migrations) each; prints the elapsed ns and
  * the number of migrations asked for.
@@ -1172,6 +1204,7 @@ static const struct {
 	{ "deadline", "N MS", cmd_deadline },
 	{ "comm", "NAME", cmd_comm },
 	{ "marks", "N CPU", cmd_marks },
+	{ "every", "MS N FILE DATA", cmd_every },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
 	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
 	{ "bench-pingpong", "N", cmd_bench_pingpong },

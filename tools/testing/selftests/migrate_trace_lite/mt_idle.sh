@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A reader of trace_pipe must not disturb the CPUs it reads about: with a
+# task on CPU 0 logging a mark every 10 ms and the other CPUs idle, count
+# what the idle CPUs receive over 10 s (IPIs: CAL and RES of
+# /proc/interrupts; wakeups: sched_goidle of /proc/schedstat) with no
+# reader, with a reader of our trace_pipe, and with a reader of ftrace's
+# trace_pipe fed by trace_marker writes from CPU 0.  Ours may add no more
+# than ftrace's adds.  Both readers run on CPU 0 beside the writer, as a
+# user who wants to leave the others alone would run them.
+
+. "$(dirname "$0")/mt_lib.sh"
+
+ktap_print_header
+mt_require
+NCPU=$(nproc)
+if [ "$NCPU" -lt 2 ] || [ ! -w /proc/sys/kernel/sched_schedstats ] ||
+   [ ! -w "$TRACING/trace_marker" ]; then
+	ktap_skip_all "needs 2 CPUs, CONFIG_SCHEDSTATS and ftrace's trace_marker"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 5
+SECONDS_EACH=${MT_IDLE_SECONDS:-10}
+N=$((SECONDS_EACH * 100))
+
+# disturbance: CAL + RES, and sched_goidle, summed over CPUs 1 and up.
+disturbance() {
+	awk -v n="$NCPU" '
+		FILENAME ~ /interrupts/ && ($1 == "CAL:" || $1 == "RES:") {
+			for (c = 2; c <= n; c++) ipi += $(c + 1)
+		}
+		FILENAME ~ /schedstat/ && $1 ~ /^cpu[0-9]+$/ && $1 != "cpu0" { idle += $5 }
+		END { print ipi + 0, idle + 0 }' /proc/interrupts /proc/schedstat
+}
+
+# phase NAME FILE DATA [PIPE]: the writer on CPU 0 for SECONDS_EACH s, a
+# reader of PIPE on CPU 0 if given; prints "IPIS WAKEUPS" on the idle CPUs.
+phase() {
+	reader=
+	if [ -n "${4:-}" ]; then
+		taskset -c 0 cat "$4" >"$TMPD/read" &
+		reader=$!
+		sleep 1
+	fi
+	set -- "$1" "$2" "$3" $(disturbance)
+	failed=$(taskset -c 0 "$HELPER" every 10 "$N" "$2" "$3")
+	set -- "$@" $(disturbance)
+	[ -n "$reader" ] && { kill "$reader"; wait "$reader" 2>/dev/null; }
+	[ "$failed" = 0 ] || ktap_print_msg "$1: $failed writes failed"
+	echo $(($6 - $4)) $(($7 - $5))
+}
+
+echo 1 >/proc/sys/kernel/sched_schedstats
+mt_reset
+mt_start
+set -- $(phase "no reader" "$MT_DIR/mark" 0x1d1e)
+base_ipi=$1 base_wake=$2
+logged=$(mt_stat_total entries)
+set -- $(phase "our reader" "$MT_DIR/mark" 0x1d1e "$MT_DIR/trace_pipe")
+ours_ipi=$1 ours_wake=$2
+read_marks=$(grep -c ' 0x00001d1e$' "$TMPD/read")
+mt_stop
+mt_reset
+echo 1 >"$TRACING/tracing_on"
+set -- $(phase "ftrace's reader" "$TRACING/trace_marker" idle "$TRACING/trace_pipe")
+ftrace_ipi=$1 ftrace_wake=$2
+echo 0 >"$TRACING/tracing_on"
+echo >"$TRACING/trace"
+echo 0 >/proc/sys/kernel/sched_schedstats
+
+ktap_print_msg "idle CPUs 1-$((NCPU - 1)), ${SECONDS_EACH} s each: IPIs / wakeups"
+ktap_print_msg "  no reader:       $base_ipi / $base_wake"
+ktap_print_msg "  our trace_pipe:  $ours_ipi / $ours_wake"
+ktap_print_msg "  ftrace's:        $ftrace_ipi / $ftrace_wake"
+# What the readers add over the run without one; a little of the idle
+# CPUs' own life (a timer, a kworker) may fall into either run.
+NOISE=${MT_IDLE_NOISE:-20}
+ours_ipi=$((ours_ipi - base_ipi)) ours_wake=$((ours_wake - base_wake))
+ftrace_ipi=$((ftrace_ipi - base_ipi)) ftrace_wake=$((ftrace_wake - base_wake))
+check "the run without a reader logged its $N marks" \
+	"$([ "$logged" -ge "$N" ] && echo yes)" yes
+check "our reader got the second run's $N marks as they came" \
+	"$([ "$read_marks" -ge $((N * 9 / 10)) ] && echo yes)" yes
+check "our reader adds no more IPIs to idle CPUs than ftrace's ($ours_ipi vs $ftrace_ipi)" \
+	"$([ "$ours_ipi" -le $((ftrace_ipi + NOISE)) ] && echo yes)" yes
+check "our reader wakes idle CPUs no more than ftrace's ($ours_wake vs $ftrace_wake)" \
+	"$([ "$ours_wake" -le $((ftrace_wake + NOISE)) ] && echo yes)" yes
+check "our reader sends no IPI rounds: fewer than one IPI a second per idle CPU" \
+	"$([ "$ours_ipi" -lt $((SECONDS_EACH * (NCPU - 1))) ] && echo yes)" yes
+mt_reset
+ktap_finished
