@@ -1,0 +1,89 @@
+#!/usr/bin/perl
+# scripts/migrate_schedstat: on the guest's recording of mt_schedstat.sh
+# (a trace and the kernel's counters around it), every workload task
+# agrees and the balancer's totals agree but for the window's edges; on
+# made-up files, a difference is flagged, one at the edges is not, and bad
+# input is a one-line error with exit 2.
+use strict;
+use warnings;
+use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib dirname(abs_path($0));
+use MtTest qw(write_file run);
+
+my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
+my $tool = "$top/scripts/migrate_schedstat";
+my $guest = "$top/out/check";
+
+# ---- the guest's recording ----------------------------------------------------
+my ($snap, $trace, $pids) = map { "$guest/schedstat.$_" } qw(snap trace pids);
+ok(-s $snap && -s $trace && -s $pids, 'the guest kept its recording') or
+	diag("no $snap, $trace or $pids: see out/check/mt_schedstat.tap");
+my @pids = split ' ', (-s $pids ? `cat $pids` : '');
+my ($rc, $out, $err) = run("$tool " . join(' ', map { "--pid $_" } @pids) . " $snap $trace");
+is($err, '', 'it reads the recording without a complaint');
+for my $pid (@pids) {
+	like($out, qr/^\Q$pid\E\s+\S+\s+\d+\s+\d+\s+ok\s+\d+\s+\d+\s+ok$/m,
+	     "workload task $pid: both counts agree");
+}
+like($out, qr/^lb_gained busy\s+\d+\s+\d+\s+(ok|edge)$/m, 'busy balancing agrees');
+like($out, qr/^lb_gained idle\s+\d+\s+\d+\s+(ok|edge)$/m, 'idle balancing agrees');
+like($out, qr/^lb_gained newidle\s+\d+\s+\d+\s+(ok|edge)$/m, 'newly idle balancing agrees');
+like($out, qr/^alb_pushed\s+\d+\s+\d+\s+(ok|edge)$/m, 'active balancing agrees');
+diag($out) unless Test::More->builder->is_passing;
+
+# ---- made-up files: what is flagged ---------------------------------------------
+my $hdr = "# version 1.2.0\n# nr_cpus 2\n# ts_field 1\n# dropped 0\n# overwritten 0\n" .
+	"# cause 1 try_to_wake_up\n# cause 2 wake_up_new_task\n# cause 3 detach_tasks\n" .
+	"# cause 4 detach_one_task\n# reason 1 lb_busy_load\n# reason 2 lb_newidle_task\n" .
+	"# reason 3 active_balance\n";
+# 100 ms between two marks: pid 7 woken across at 10 and 50 ms, balanced
+# at 60 ms (busy) and 70 ms (newly idle), pushed at 80 ms; forked at 20 ms.
+my $t0 = 1 << 32;
+my @lines = ([0, '. . 1 7 0x00000000'], [10, '0 1 7 1 0'], [20, '0 1 7 2 0'], [50, '1 0 7 1 0'], [60, '0 1 7 3 1'],
+	     [70, '1 0 7 3 2'], [80, '0 1 7 4 3'], [100, '. . 1 7 0x00000001']);
+my $tr = write_file('made.trace', $hdr . join('', map {
+	sprintf("0x%016x %s %s\n", $t0 + $_->[0] * 1e6, substr($_->[1], 0, 1) eq '.' ? 0 : 1, $_->[1])
+} @lines));
+# SNAP: the kernel's counts after (before: all zero); lb_gained per
+# domain line in version 16's order busy, idle, newly idle.
+sub snap {
+	my ($mig, $wmig, $busy, $idle, $newidle, $alb) = @_;
+	my $dom = sub {
+		my @g = @_[0 .. 2];
+		return 'domain0 3 ' . join(' ', map { "0 0 0 0 $_ 0 0 0" } @g) . " 0 0 $_[3] 0 0 0 0 0 0 0 0 0\n";
+	};
+	return "# migrate_record schedstat 1\n# when before\nversion 16\ntimestamp 1\ncpu0 0 0 0 0 0 0 0 0 0\n" .
+		$dom->(0, 0, 0, 0) . "task 7 0 0 worker\n# when after\nversion 16\ntimestamp 2\n" .
+		"cpu0 0 0 0 0 0 0 0 0 0\n" . $dom->($busy, $idle, $newidle, $alb) . "task 7 $mig $wmig worker\n";
+}
+# The moves but the fork: 5; wakeups 2; busy 1, idle 1 (the push), newly idle 1, pushed 1.
+($rc, $out) = run("$tool " . write_file('ok.snap', snap(5, 2, 1, 1, 1, 1)) . " $tr");
+is($rc, 0, 'counts that agree: exit 0') or diag($out);
+like($out, qr/^7\s+worker\s+5\s+5\s+ok\s+2\s+2\s+ok$/m, 'the task agrees');
+($rc, $out) = run("$tool " . write_file('bad.snap', snap(6, 2, 1, 1, 1, 1)) . " $tr");
+is($rc, 1, 'one migration more in the kernel, in the middle: exit 1');
+like($out, qr/^7\s+worker\s+6\s+5\s+DIFF/m, 'the task is flagged');
+($rc, $out) = run("$tool " . write_file('lb.snap', snap(5, 2, 1, 1, 2, 1)) . " $tr");
+is($rc, 1, 'a newly idle balance more in the kernel: exit 1');
+like($out, qr/^lb_gained newidle\s+2\s+1\s+DIFF$/m, 'newly idle balancing is flagged');
+($rc, $out) = run("$tool " . write_file('swap.snap', snap(5, 2, 1, 2, 0, 1)) . " $tr");
+is($rc, 1, 'a newly idle move counted as idle: exit 1');
+($rc, $out) = run("$tool --edge_ms 15 " . write_file('edge.snap', snap(6, 3, 1, 1, 1, 1)) . " $tr");
+is($rc, 0, 'a wakeup move more, within 15 ms of the start: at the edge, exit 0') or diag($out);
+like($out, qr/^7\s+worker\s+6\s+5\s+edge\s+3\s+2\s+edge$/m, 'the task is at the edge');
+
+# ---- bad input -------------------------------------------------------------------
+for my $case (['not a snapshot', "x\n"], ['no after', "# migrate_record schedstat 1\n# when before\nversion 16\n"],
+	      ['unknown version', "# migrate_record schedstat 1\n# when before\nversion 99\n# when after\nversion 99\n"],
+	      ['short domain', "# migrate_record schedstat 1\n# when before\nversion 16\ndomain0 3 1 2\n# when after\n"]) {
+	($rc, $out, $err) = run("$tool " . write_file('bad', $case->[1]) . " $tr");
+	is($rc, 2, "$case->[0]: exit 2");
+	like($err, qr/^migrate_schedstat: [^\n]+\n\z/, "$case->[0]: one line on stderr");
+}
+(my $lost = $hdr) =~ s/dropped 0/dropped 3/;
+($rc, $out, $err) = run("$tool " . write_file('ok2.snap', snap(5, 2, 1, 1, 1, 1)) . ' ' .
+		       write_file('lost.trace', $lost));
+is($rc, 2, 'a trace that lost records cannot be compared: exit 2');
+done_testing();
