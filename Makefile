@@ -59,8 +59,9 @@ kernel: $(B)/kernel/.config
 	@$(KMAKE) O=$(B)/kernel bzImage
 
 # The objects the series touches, with W=1, with both options on, each
-# alone, both off, and without SMP.
-MATRIX		:= on trace stat off nosmp full i386
+# alone, both off, without SMP, and from the pristine tree configured as
+# off (t/07: "off" must be instruction-identical to it).
+MATRIX		:= on trace stat off nosmp full i386 pristine
 matrix: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
 	@$(H)/build-matrix.sh $(B)/linux $(B) $(OUT)/matrix $(H)/kernel.config $(MATRIX)
 

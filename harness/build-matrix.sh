@@ -6,7 +6,8 @@
 #   build-matrix.sh TREE BUILD OUTDIR BASE-FRAGMENT [CONFIG...]
 #
 # CONFIG: on (both options), trace, stat, off (neither), nosmp, full
-# (on, with core scheduling, NUMA balancing and sched_ext), i386 (on, 32-bit).
+# (on, with core scheduling, NUMA balancing and sched_ext), i386 (on,
+# 32-bit), pristine (the unpatched tree BUILD/pristine, configured as off).
 set -uo pipefail
 # The builds below set their own -j: make's jobserver, which a recipe
 # without '+' does not pass on, must not be looked for (its warning would
@@ -14,7 +15,7 @@ set -uo pipefail
 unset MAKEFLAGS MFLAGS MAKELEVEL
 tree=$(realpath "$1") build=$(realpath "$2") out=$(realpath -m "$3") base=$(realpath "$4")
 shift 4
-configs=${*:-on trace stat off nosmp full i386}
+configs=${*:-on trace stat off nosmp full i386 pristine}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o
@@ -38,7 +39,8 @@ fragment() {
 			CONFIG_SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST=y ;;
 	stat)	printf '%s\n' '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set' \
 			CONFIG_SNSC_LITE_MIGRATION_STAT=y ;;
-	off)	printf '%s\n' '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set' \
+	off|pristine)
+		printf '%s\n' '# CONFIG_SNSC_LITE_MIGRATION_TRACE is not set' \
 			'# CONFIG_SNSC_LITE_MIGRATION_STAT is not set' ;;
 	nosmp)	printf '%s\n' '# CONFIG_SMP is not set' ;;
 	esac
@@ -59,14 +61,16 @@ for c in $configs; do
 	fragment "$c" >"$build/matrix-$c.config"
 	arch=x86_64
 	[ "$c" = i386 ] && arch=i386
-	if ! ARCH=$arch "$here/configure.sh" "$tree" "$dir" "$build/matrix-$c.config" >"$log" 2>&1; then
+	src=$tree
+	[ "$c" = pristine ] && src=$build/pristine
+	if ! ARCH=$arch "$here/configure.sh" "$src" "$dir" "$build/matrix-$c.config" >"$log" 2>&1; then
 		echo "harness: the $c configuration does not configure; see $log" >&2
 		status=1
 	fi
-	want="$objs $("$here/our-objects.sh" "$tree" "$dir/.config")"
+	want="$objs $("$here/our-objects.sh" "$src" "$dir/.config")"
 	echo "  MATRIX  $c: $(echo $want | wc -w) objects, W=1"
-	if ! make -s -C "$tree" O="$dir" ARCH=$arch -j"$(nproc)" prepare >>"$log" 2>&1 ||
-	   ! make -C "$tree" O="$dir" ARCH=$arch -j"$(nproc)" W=1 $want >>"$log" 2>&1; then
+	if ! make -s -C "$src" O="$dir" ARCH=$arch -j"$(nproc)" prepare >>"$log" 2>&1 ||
+	   ! make -C "$src" O="$dir" ARCH=$arch -j"$(nproc)" W=1 $want >>"$log" 2>&1; then
 		echo "harness: the $c configuration does not build; see $log" >&2
 		status=1
 	fi
