@@ -163,7 +163,8 @@ guest-i386: kernel-i386 $(B)/initramfs-i386.cpio
 	@KERNEL=$(B)/kernel-i386 INITRD=$(B)/initramfs-i386.cpio QEMU=qemu-system-i386 \
 		MEM=512M $(H)/qemu-run.sh $(B) $(OUT)/check-i386 i386 $(CHECK_TIMEOUT) || true
 guest-topo: kernel $(B)/initramfs.cpio
-	@QEMU_OPTS="$(TOPO_QEMU)" $(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
+	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mt_dump_on_oops=40" \
+		$(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
 		$(CHECK_TIMEOUT) 32,sockets=2,cores=8,threads=2 || true
 guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo
 

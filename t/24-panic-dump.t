@@ -1,8 +1,9 @@
 #!/usr/bin/perl
-# The dump on panic: the topology guest armed dump_on_oops, wrote marks
-# 0x7001..0x7014 and panicked (sysrq-c).  Its console log holds the newest
-# records of every CPU after the "mt_dump: " prefix: they form a trace the
-# analysis tools read, in time order, that ends with those marks.
+# The dump on panic: the topology guest booted with mt_dump_on_oops=40,
+# logged a mark on every CPU, wrote marks 0x7001..0x7014 and panicked
+# (sysrq-c).  Its console log holds the newest records of every CPU after
+# the "mt_dump: " prefix: they form a trace the analysis tools read, in
+# time order, that ends with those marks.
 use strict;
 use warnings;
 no warnings 'portable';
@@ -47,8 +48,14 @@ for (@dump) {
 ok(!$bad && @ts, 'every event line starts with a timestamp and a CPU');
 is_deeply([grep { $ts[$_] < $ts[$_ - 1] } 1 .. $#ts], [], 'the dump is in time order');
 my ($newest) = map { /^# dump_newest (\d+)/ ? $1 : () } @dump;
+is($newest, 40, 'the boot parameter mt_dump_on_oops=40 armed it');
 is(scalar(grep { $per_cpu{$_} > ($newest // 0) } keys %per_cpu), 0,
    'no CPU dumped more than its newest ' . ($newest // '?') . ' records');
+my ($nr_cpus) = map { /^# nr_cpus (\d+)$/ ? $1 : () } @dump;
+my @online = map { /^0x\S+ (\d+) \. \. \. start_sched_clock / ? $1 : () } @dump;
+ok(($nr_cpus // 0) >= 2 && @online == $nr_cpus, "every CPU was online at the start (" .
+   scalar(@online) . ' of ' . ($nr_cpus // '?') . ')');
+is_deeply([grep { !$per_cpu{$_} } @online], [], 'every CPU has records in the dump');
 is_deeply([@marks[-20 .. -1]], [map { sprintf('0x%08x', 0x7000 + $_) } 1 .. 20],
 	  'the dump ends with the 20 marks written just before the panic');
 my $stats = `$top/scripts/migrate_stats --stats $trace 2>&1`;

@@ -1,14 +1,19 @@
 #!/bin/sh
 # The last act of the topology job (from /init, results already written):
-# trace with the dump on oops armed, write known marks, and panic.  The
-# host finds the dump in the console log (t/24-panic-dump.t).
+# trace with the dump on oops armed by the boot parameter, log something
+# on every CPU, write known marks, and panic.  The host finds the dump in
+# the console log (t/24-panic-dump.t).
 MT=/sys/kernel/debug/migration_trace
 echo 0 >$MT/reset
 echo 64 >$MT/buffer_size_kb
 echo 1 >$MT/overwrite
-echo 40 >$MT/dump_on_oops
 echo 1 >$MT/enable
 /guest/mt_helper bench-affinity 2000 4 >/dev/null
+cpu=0
+while [ $cpu -lt "$(nproc)" ]; do
+	taskset -c $cpu sh -c "echo $((0x6000 + cpu)) >$MT/mark"
+	cpu=$((cpu + 1))
+done
 i=1
 while [ $i -le 20 ]; do
 	echo $((0x7000 + i)) >$MT/mark
