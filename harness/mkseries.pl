@@ -93,7 +93,8 @@ sub strip_ifdef {
 
 # Cut a later file's feature FEATURE (pipe, oops) out of an earlier step:
 # statements that call mt_FEATURE_*() on a line of their own, conditions
-# "|| mt_FEATURE_*()", and in a header the block of declarations under
+# "|| mt_FEATURE_*()", initializers "= mt_FEATURE_*();" (0, as a stub
+# would return), and in a header the block of declarations under
 # "/* migrate_trace_lite_FEATURE.c */" (up to the next such heading, which
 # may go on after the file name) and its line in the file list.
 sub cut_feature {
@@ -106,6 +107,7 @@ sub cut_feature {
 		}
 		$text =~ s/^[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n//mg;
 		$text =~ s/\s*\|\|\s*mt_${f}_\w+\(\)//g;
+		$text =~ s/= mt_${f}_\w+\(\);/= 0;/g;
 		die "$P: $file still uses mt_${f}_*() after the cut\n" if $text =~ /\bmt_${f}_\w+/;
 	}
 	$text =~ s/\n{3,}/\n\n/g;
@@ -142,7 +144,7 @@ sub maintainers {
 
 my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sched.h);
 my $k = 'kernel/migrate_trace_lite';
-my @trace_c = map { "$k$_" } ('.c', '.h', '_clock.c', '_ring.c', '_trace.c', '_output.c');
+my @trace_c = map { "$k$_" } ('.c', '.h', '_ring.c', '_trace.c', '_output.c');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
 my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
@@ -182,13 +184,16 @@ the deadline later runqueue, the fallback) are noted with mt_noted() in
 a per-CPU slot, tagged with the task, where they are made, and taken
 by the hook of the move that follows.  A stopper's reason (an affinity
 change, migrate_enable(), exec balancing, NUMA balancing) travels in a
-new byte of struct migration_arg, set by whoever queues it, so that no
-note has to survive until the stopper runs.  copy_process() and
-__set_task_comm() report new tasks and renames, so that a trace can
-name its tasks.
+byte of struct migration_arg, set by whoever queues it, so that no note
+has to survive until the stopper runs; the byte fills padding on 64-bit
+and exists only with the hooks, and mt_arg_set_reason() stores it.
+copy_process() and __set_task_comm() report new tasks and renames, so
+that a trace can name its tasks.
 
 The hooks and notes are static branches, off until a facility of the
-following patches collects; without those facilities they compile away.
+following patches collects.  Without those facilities they compile away:
+every object the patch touches is then instruction-identical to the
+unpatched one.
 EOT
 },
 {
@@ -206,7 +211,10 @@ reimplements, extended as version 1.2 (a seventh field, the reason;
 topology and loss accounting in the header; lost and saved_comm lines).
 
 Writers run with interrupts disabled on their own CPU: no lock, no wait.
-A migration takes 16 bytes (a 32-bit time delta from the chunk's base).
+A migration takes 16 bytes (a 32-bit time delta from the record before
+it).  Each CPU's records are in time order whatever its clock does: a
+record whose clock stepped back keeps the time of the one before it,
+and is counted in the header's clamped.
 The buffers are allocated by the first start, on each CPU's node, and
 freed by a reset; buffer_size_kb sets their size.  Without overwrite, a
 full buffer stops the trace, counting what it drops; with overwrite the
@@ -214,13 +222,15 @@ buffers are a flight recorder that recycles its oldest chunks and counts
 what they held.  After the stop, the trace file is a snapshot of every
 CPU's ring merged by time with a min-heap.
 
+The clock is local_clock(); the header names it and gives its offset
+from sched_clock(), ftrace's "local" clock, so that a trace lines up
+with a trace-cmd recording of the same run.
+
 The files: migrate_trace_lite.c resolves a move's reason and takes its
-timestamp; migrate_trace_lite_clock.c is that clock, local_clock(), read
-inline from the TSC on x86_64 with a copy of the kernel's terms (as perf
-hands them to user space), checked and dropped when they change;
-migrate_trace_lite_ring.c is the per-CPU ring, written locklessly and
-ready for a consuming reader; migrate_trace_lite_trace.c controls the
-trace and logs its records; migrate_trace_lite_output.c prints them.
+timestamp; migrate_trace_lite_ring.c is the per-CPU ring, written
+locklessly and ready for a consuming reader; migrate_trace_lite_trace.c
+controls the trace and logs its records; migrate_trace_lite_output.c
+prints them.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().
 EOT
@@ -241,15 +251,21 @@ means the trace never fills.
 The reader copies a record out of its chunk and keeps it only if the
 chunk's seq did not change meanwhile (the flight recorder may recycle
 it), as a seqcount reader does.  A record is handed out only once no CPU
-can still log an earlier one: a CPU with nothing to read may be inside a
-writer that took its timestamp, so the reader asks every CPU for its
-clock by IPI, at most once per 10 ms.  A reader the flight recorder
-overtook gets a lost line with the count it missed.  A writer that
-commits while the reader sleeps wakes it through an irq_work; the
-reader's timeout and a timer for pollers cover a wakeup missed because
-the hot path has no full barrier.  The reader's state outlives the open
-file, so that the next reader continues where the last one left; one
-reader at a time (EBUSY), and not with the trace file.
+can still log an earlier one, which the reader learns without disturbing
+any CPU: each writer is busy from before it reads the clock until it has
+committed, and a CPU with nothing left to read that is not busy logs
+nothing older than the reader's own clock, read before it looked.  No
+IPI, no wakeup of an idle CPU, which would change the placements being
+traced.  A line of a CPU whose clock disagrees with the others' is
+handed out at the time of the line before it, and counted.  A reader
+the flight recorder overtook gets a lost line with the count it missed.
+A writer that starts a chunk or logs a name or a mark while the reader
+sleeps wakes it through an irq_work; the reader's timeout and a timer
+for pollers cover migrations within a chunk, which do not look.  The
+reader's state outlives the open file, so that the next reader continues
+where the last one left; one reader at a time (EBUSY), and not with the
+trace file.  copy_to_user() runs outside the lock that migration_trace/
+stats takes.
 EOT
 },
 {
@@ -266,11 +282,14 @@ header and the newest N records of every CPU, merged by time, to the
 console after the prefix "mt_dump: ", so that the analysis tools read
 them back from a console log.
 
-The dump's memory is set aside at boot; it touches the NMI watchdog per
-line, runs once per trace, and is best effort: other CPUs may still run
-after an oops, so it clears the trace flag and waits a moment for a
-record in flight.  A reset waits for a dump in progress before it frees
-the buffers.
+The dump's memory is set aside at boot; it finds each CPU's newest N
+records through the chunk headers, so its work follows N and not the
+size of the buffers; it touches the NMI watchdog per chunk and line,
+runs once per trace, and is best effort: other CPUs may still run after
+an oops, so it clears the trace flag and waits a moment for a record in
+flight.  A reset waits for a dump in progress before it frees the
+buffers, for 10 s at most (a dump that a second oops killed never ends):
+then it fails with EBUSY and keeps them.
 EOT
 },
 {
@@ -290,21 +309,28 @@ and freed by a reset) when it passes the period's end, or when a reader
 asks it by IPI: no division and no cross-CPU atomic per event.  A CPU
 hotplug state folds a dead CPU's counts at once.  migration_stat/stat
 shows the final rows only, idle periods as zeros, each with the sum of
-the causes and, after it, a column per cause and reason.  The trace and
-the statistics take one timestamp per event, so both put it in the same
-period.
+the causes and, after it, a column per cause and reason.  While the
+trace runs, the statistics take its timestamp, so both put an event in
+the same period; alone, they read no clock until the tick count nears
+the period's end, from where every event reads it.
 EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
-	files => ["$k.h", "${k}_test.c", "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	files => ["$k.h", "${k}_test.h", "${k}_test.c", "${k}_order_test.c", "$k.kunitconfig",
+		  'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
-	maint => ["${k}_test.c", "$k.kunitconfig"],
+	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged
 migration read back field by field, the rings' chunks with and without
-overwrite, time records, the merge of two CPUs by time, and the
-statistics' periods, reason columns and full history.  The tests use
+overwrite, time records, the merge of two CPUs by time, the statistics'
+periods, reason columns and full history, and when they read the clock
+alone.  A second suite gives two CPUs a clock that steps back in the
+middle of a trace and reads it through the trace file's merge,
+trace_pipe and the dump on oops, each of which must keep every CPU's
+times, and all times, from going back; and it checks the dump's seek to
+the newest records of a ring.  The tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures
@@ -319,9 +345,10 @@ EOT
 CONFIG_SNSC_LITE_MIGRATION_BENCH (default n) adds migration_trace/bench,
 which times N calls, with interrupts disabled on the current task, of
 the migration hook in whatever state the trace and the statistics are,
-of the sched_migrate_task tracepoint, of local_clock() alone, of the
-hooks' own clock alone (the floor every event pays), or of an empty
-loop: the numbers the cover letter quotes.
+of the sched_migrate_task tracepoint, of local_clock() alone (the floor
+every traced event pays), or of an empty loop: the numbers the cover
+letter quotes; and the dump on oops's merge of the newest N records, to
+show that its time does not grow with the buffers.
 EOT
 },
 {
