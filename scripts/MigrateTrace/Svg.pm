@@ -191,7 +191,8 @@ sub heatmap {
 					$f > 0.55 ? '#fff' : '#333', $v) if $cell >= 28 && $i != $j;
 		}
 	}
-	# The scale.
+	# The scale, when there is something to scale.
+	return $svg . "</svg>\n" unless $max;
 	my $sx = $x0 + $nc * $cell + 30;
 	for my $k (0 .. 9) {
 		$svg .= sprintf(qq{<rect x="%d" y="%.1f" width="16" height="%.1f" fill="%s"/>\n}, $sx,
