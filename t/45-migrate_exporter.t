@@ -17,6 +17,9 @@ use Time::HiRes qw(time sleep);
 use POSIX qw(WNOHANG);
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
+use FindBin;
+use lib $FindBin::RealBin;
+use MtTest qw(put slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $exp = "$top/scripts/migrate_exporter";
@@ -67,20 +70,6 @@ sub rows {
 		$t .= sprintf("%d.%03d %s\n", int($p / 10), ($p % 10) * 100, join(' ', @cause, $all, @reason));
 	}
 	return $t;
-}
-
-sub put {
-	my ($file, $text) = @_;
-	open(my $fh, '>', $file) or die "$file: $!";
-	print $fh $text;
-	close($fh);
-}
-
-sub slurp {
-	my ($file) = @_;
-	open(my $fh, '<', $file) or return undef;
-	local $/;
-	return scalar <$fh>;
 }
 
 # The totals of STAT per "cause reason", from migrate_extract: each
@@ -167,7 +156,7 @@ SKIP: {
 # ---- the documented recording rule -------------------------------------------------
 
 my $rst = slurp("$top/Documentation/trace/migrate_trace_lite.rst");
-my $rule_text = slurp($rules) // '';
+my $rule_text = slurp($rules);
 (my $indented = $rule_text) =~ s/^(?=.)/  /mg;
 ok(index($rst, "::\n\n$indented") >= 0, 'the RST shows the rule file as it is');
 my $check = `promtool check rules $rules 2>&1`;

@@ -15,7 +15,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use FindBin;
 use lib $FindBin::RealBin;
-use MtTest qw(png_rows);
+use MtTest qw(put slurp png_rows);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $report = "$top/scripts/migrate_report";
@@ -24,20 +24,6 @@ my $t0 = time();
 unless (`command -v chromium 2>/dev/null`) {
 	print "1..1\nnot ok 1 - chromium is not installed (harness/deps.sh installs it)\n";
 	exit(1);
-}
-
-sub put {
-	my ($file, $text) = @_;
-	open(my $fh, '>', $file) or die "$file: $!";
-	print $fh $text;
-	close($fh);
-}
-
-sub slurp {
-	my ($file) = @_;
-	open(my $fh, '<', $file) or return '';
-	local $/;
-	return scalar <$fh>;
 }
 
 # ---- a made-up run: its trace, its stat and what they hold ------------------------

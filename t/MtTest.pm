@@ -10,7 +10,7 @@ use Exporter qw(import);
 use File::Temp qw(tempdir);
 use Compress::Zlib qw(uncompress);
 
-our @EXPORT_OK = qw(tmpdir write_file run png_rows png_pixels);
+our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels);
 
 my $dir;
 
@@ -28,6 +28,22 @@ sub write_file {
 	print $fh $text;
 	close($fh);
 	return $path;
+}
+
+# Write TEXT to the file PATH.
+sub put {
+	my ($path, $text) = @_;
+	open(my $fh, '>', $path) or die "$path: $!\n";
+	print $fh $text;
+	close($fh);
+}
+
+# The text of the file PATH; '' if it cannot be read.
+sub slurp {
+	my ($path) = @_;
+	open(my $fh, '<', $path) or return '';
+	local $/;
+	return scalar <$fh>;
 }
 
 # Run CMD through the shell: (exit code, standard output, error output).
