@@ -323,6 +323,34 @@ put("$dir/enable", "1\n");
 ok($out =~ /^${NS}_collecting 1$/m && keys %{samples($out, "${NS}_migrations_total")} == keys %$want,
    'a collection just started: collecting 1, every series at its true 0');
 
+# ---- topology classes of a trace --------------------------------------------------------
+
+# CPUs 0 and 1 are SMT siblings, 2 another core of their LLC, 3 on node 1.
+my @topo = ([0, 0, 0], [0, 0, 0], [2, 0, 0], [3, 3, 1]);
+my $tr = "# version 1.2.0\n# nr_cpus 4\n# ts_field 1\n# dropped 2\n# overwritten 3\n" .
+	"# cause 1 try_to_wake_up\n# loc 2 copy_process\n# loc 3 set_task_comm\n# loc 4 task_list\n" .
+	"# loc 5 mark\n# loc 6 lost\n" . join('', map { "# topology $_ @{$topo[$_]}\n" } 0 .. 3) .
+	"0x0000000000001000 0 . . . start_sched_clock 1795238600 250000\n";
+my %class;
+my $on = 0;
+for my $i (1 .. 200) {
+	my $to = ($on + 1 + int(rand(3))) % 4;
+	my ($f, $t) = @topo[$on, $to];
+	$class{$f->[0] == $t->[0] ? 'core' : $f->[1] == $t->[1] ? 'llc' : $f->[2] == $t->[2] ? 'cross_llc' : 'cross_node'}++;
+	$tr .= sprintf("0x%016x %d %d %d 77 1\n", 0x2000 + $i, $to, $on, $to);
+	$on = $to;
+}
+put("$dir/topo.trace", $tr);
+($rc, $out, $err) = run("--stat $stat --trace $dir/topo.trace -o -");
+is_deeply(samples($out, "${NS}_topology_migrations_total"),
+	  { map { $_ => $class{$_} // 0 } qw(core llc cross_llc cross_node) },
+	  '--trace: migrations per topology class, as counted here') or diag($err);
+is(samples($out, "${NS}_trace_lost_total")->{''}, 5, '--trace: the events it lost (2 dropped, 3 overwritten)');
+put("$dir/flat.trace", $tr =~ s/^# topology .*\n//mgr);
+($rc, $out, $err) = run("--stat $stat --trace $dir/flat.trace -o -");
+ok($rc == 0 && $out !~ /topology_migrations/ && $out =~ /trace_lost_total 5/,
+   '--trace without # topology lines: no classes, the losses all the same') or diag($err);
+
 # ---- bad input ------------------------------------------------------------------------
 
 put($stat, $header . rows(0, 5));
