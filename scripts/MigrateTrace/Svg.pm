@@ -9,6 +9,7 @@
 #   stacked_rates  rates of several series over time, stacked, with a key
 #   heatmap        a matrix of counts, from CPU (rows) to CPU (columns)
 #   timeline       one lane per task: its CPU over time, each move a dot
+#                  (at most one per pixel, CPU and cause in a busy lane)
 #   bars           horizontal bars, one per label
 #
 # Each takes a hash of arguments and returns the element's text.
@@ -217,6 +218,8 @@ sub heat {
 	return '#7f2704';
 }
 
+sub MAX_MOVES () { 5000 }
+
 # LANES ([label, [[t, cpu], ...] the CPU it moved to at t, first entry
 # at t 0 the CPU before its first move, [[t, cpu, color], ...] the moves]),
 # NCPUS, END seconds; KEY: [name, color] of the causes drawn.
@@ -237,17 +240,26 @@ sub timeline {
 				$l % 2 ? '#f6f1e7' : '#e9eff7');
 		$svg .= sprintf(qq{<text x="%d" y="%d" text-anchor="end" fill="#222">%s</text>\n},
 				$x0 - 8, $top + $lh / 2 + 4, esc($label));
-		my @pts;
+		# A lane of more moves than MAX_MOVES draws what a pixel shows:
+		# one dot per pixel, CPU and cause, a point of the line once.
+		my $dense = @$moves > MAX_MOVES;
+		my (@pts, %seen);
+		my $pt = sub {
+			my $p = sprintf($dense ? '%.0f,%.1f' : '%.1f,%.1f', @_);
+			push @pts, $p unless $dense && @pts && $pts[-1] eq $p;
+		};
 		for my $i (0 .. $#$steps) {
 			my ($t, $c) = @{$steps->[$i]};
-			push @pts, sprintf('%.1f,%.1f', $x->($t), $y->($steps->[$i - 1][1])) if $i;
-			push @pts, sprintf('%.1f,%.1f', $x->($t), $y->($c));
+			$pt->($x->($t), $y->($steps->[$i - 1][1])) if $i;
+			$pt->($x->($t), $y->($c));
 		}
-		push @pts, sprintf('%.1f,%.1f', $x->($end), $y->($steps->[-1][1])) if @$steps;
+		$pt->($x->($end), $y->($steps->[-1][1])) if @$steps;
 		$svg .= qq{<polyline points="@pts" fill="none" stroke="#555" stroke-width="1"/>\n} if @pts;
 		for my $m (@$moves) {
-			$svg .= sprintf(qq{<circle class="move" cx="%.1f" cy="%.1f" r="3" fill="%s"/>\n},
-					$x->($m->[0]), $y->($m->[1]), $m->[2]);
+			my $dot = sprintf(qq{<circle class="move" cx="%.1f" cy="%.1f" r="3" fill="%s"/>\n},
+					  $x->($m->[0]), $y->($m->[1]), $m->[2]);
+			next if $dense && $seen{int($x->($m->[0])) . " $m->[1] $m->[2]"}++;
+			$svg .= $dot;
 		}
 	}
 	my $ay = $y0 + $nl * $lh;
