@@ -380,7 +380,11 @@ per-period series); its parts are perl modules in scripts/MigrateTrace/
 timestamps), which it finds next to its real path (Cwd's abs_path).
 migrate_extract queries a stat file and extracts a field as a rate
 series; migrate_plot draws such series, from/to CPU heatmaps and
-per-task timelines with gnuplot.  The perl tools use core modules only.
+per-task timelines with gnuplot.  migrate_exporter writes the stat's
+totals as Prometheus metrics for node_exporter's textfile collector, on
+the target; migrate_report writes one self-contained HTML page of a
+trace and its stat, its charts inline SVG.  The perl tools use core
+modules only.
 EOT
 },
 {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Print the short report of a "make run" and keep the full one in
-# OUTDIR/report.txt: migrations per cause, busiest tasks, CPU matrix.
+# OUTDIR/report.txt: migrations per cause, busiest tasks, CPU matrix; and
+# the one-page OUTDIR/report.html of scripts/migrate_report.
 #
 #   report.sh OUTDIR
 set -euo pipefail
@@ -71,6 +72,13 @@ draw_graphs() {
 	echo
 	echo "== graphs (rates per second): $(draw_graphs | wc -l) PNG files in $out/graphs/"
 	echo
+	echo "== one page with every table and chart: $out/report.html"
+	args=(-o "$out/report.html")
+	[ -s "$out/uname" ] && args+=(--kernel "$(cat "$out/uname")")
+	args+=("$trace")
+	[ -s "$out/stat" ] && args+=("$out/stat")
+	"$top/scripts/migrate_report" "${args[@]}" >/dev/null
+	echo
 	echo "Files in $out: trace (raw, format 1.2), stat (per-period counts),"
-	echo "stats.txt (all causes, rates), tasks.txt (every task), console.log."
+	echo "stats.txt (all causes, rates), tasks.txt (every task), report.html, console.log."
 } | tee "$out/report.txt"

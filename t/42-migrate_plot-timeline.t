@@ -8,9 +8,11 @@ use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
-use Compress::Zlib qw(uncompress);
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
+use FindBin;
+use lib $FindBin::RealBin;
+use MtTest qw(png_pixels);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $plot = "$top/scripts/migrate_plot";
@@ -18,49 +20,6 @@ my $dir = tempdir(CLEANUP => 1);
 unless (`command -v gnuplot 2>/dev/null`) {
 	print "1..1\nnot ok 1 - gnuplot is not installed (harness/deps.sh installs gnuplot-nox)\n";
 	exit(1);
-}
-
-# The pixels of an 8-bit RGB or RGBA PNG: (width, height, rows of
-# [r, g, b] triples), or nothing if FILE is not such a whole PNG.
-sub png_pixels {
-	my ($file) = @_;
-	open(my $fh, '<:raw', $file) or return;
-	local $/;
-	my $d = <$fh>;
-	return unless substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n";
-	my ($pos, $idat, $w, $h, $depth, $type) = (8, '');
-	while ($pos + 8 <= length($d)) {
-		my ($len, $tag) = unpack('N a4', substr($d, $pos, 8));
-		my $body = substr($d, $pos + 8, $len);
-		($w, $h, $depth, $type) = unpack('N N C C', $body) if $tag eq 'IHDR';
-		$idat .= $body if $tag eq 'IDAT';
-		$pos += 12 + $len;
-		last if $tag eq 'IEND';
-	}
-	return unless $w && $depth == 8 && ($type == 2 || $type == 6);
-	my $bpp = $type == 6 ? 4 : 3;
-	my $raw = uncompress($idat) // return;
-	my ($stride, @rows, @prev) = ($w * $bpp);
-	@prev = (0) x $stride;
-	for my $y (0 .. $h - 1) {
-		my $f = ord(substr($raw, $y * ($stride + 1), 1));
-		my @c = unpack('C*', substr($raw, $y * ($stride + 1) + 1, $stride));
-		for my $i (0 .. $#c) {
-			my $a = $i >= $bpp ? $c[$i - $bpp] : 0;
-			my ($b, $cc) = ($prev[$i], $i >= $bpp ? $prev[$i - $bpp] : 0);
-			if ($f == 1) { $c[$i] = ($c[$i] + $a) & 255 }
-			elsif ($f == 2) { $c[$i] = ($c[$i] + $b) & 255 }
-			elsif ($f == 3) { $c[$i] = ($c[$i] + int(($a + $b) / 2)) & 255 }
-			elsif ($f == 4) {
-				my $p = $a + $b - $cc;
-				my ($pa, $pb, $pc) = (abs($p - $a), abs($p - $b), abs($p - $cc));
-				$c[$i] = ($c[$i] + ($pa <= $pb && $pa <= $pc ? $a : $pb <= $pc ? $b : $cc)) & 255;
-			}
-		}
-		@prev = @c;
-		push @rows, [map { [@c[$_ * $bpp .. $_ * $bpp + 2]] } 0 .. $w - 1];
-	}
-	return ($w, $h, \@rows);
 }
 
 # Lanes: runs of the two band colors down a column, other colors (lines,

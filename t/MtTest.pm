@@ -8,8 +8,9 @@ use strict;
 use warnings;
 use Exporter qw(import);
 use File::Temp qw(tempdir);
+use Compress::Zlib qw(uncompress);
 
-our @EXPORT_OK = qw(tmpdir write_file run);
+our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels);
 
 my $dir;
 
@@ -29,6 +30,22 @@ sub write_file {
 	return $path;
 }
 
+# Write TEXT to the file PATH.
+sub put {
+	my ($path, $text) = @_;
+	open(my $fh, '>', $path) or die "$path: $!\n";
+	print $fh $text;
+	close($fh);
+}
+
+# The text of the file PATH; '' if it cannot be read.
+sub slurp {
+	my ($path) = @_;
+	open(my $fh, '<', $path) or return '';
+	local $/;
+	return scalar <$fh>;
+}
+
 # Run CMD through the shell: (exit code, standard output, error output).
 sub run {
 	my ($cmd) = @_;
@@ -37,6 +54,59 @@ sub run {
 	my $rc = $? >> 8;
 	my $text = do { local (@ARGV, $/) = ($err); <> } // '';
 	return ($rc, $out, $text);
+}
+
+# An 8-bit RGB or RGBA PNG decoded (zlib, the PNG filters): (width,
+# height, bytes per pixel, rows as strings of bytes), or nothing if FILE
+# is not such a whole PNG.
+sub png_rows {
+	my ($file) = @_;
+	open(my $fh, '<:raw', $file) or return;
+	local $/;
+	my $d = <$fh>;
+	return unless substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n";
+	my ($pos, $idat, $w, $h, $depth, $type) = (8, '');
+	while ($pos + 8 <= length($d)) {
+		my ($len, $tag) = unpack('N a4', substr($d, $pos, 8));
+		my $body = substr($d, $pos + 8, $len);
+		($w, $h, $depth, $type) = unpack('N N C C', $body) if $tag eq 'IHDR';
+		$idat .= $body if $tag eq 'IDAT';
+		$pos += 12 + $len;
+		last if $tag eq 'IEND';
+	}
+	return unless $w && $depth == 8 && ($type == 2 || $type == 6);
+	my $bpp = $type == 6 ? 4 : 3;
+	my $raw = uncompress($idat) // return;
+	my ($stride, @rows, @prev) = ($w * $bpp);
+	@prev = (0) x $stride;
+	for my $y (0 .. $h - 1) {
+		my $f = ord(substr($raw, $y * ($stride + 1), 1));
+		my @c = unpack('C*', substr($raw, $y * ($stride + 1) + 1, $stride));
+		if ($f == 2) {
+			$c[$_] = ($c[$_] + $prev[$_]) & 255 for 0 .. $#c;
+		} elsif ($f) {
+			for my $i (0 .. $#c) {
+				my $a = $i >= $bpp ? $c[$i - $bpp] : 0;
+				my ($b, $cc) = ($prev[$i], $i >= $bpp ? $prev[$i - $bpp] : 0);
+				if ($f == 1) { $c[$i] = ($c[$i] + $a) & 255 }
+				elsif ($f == 3) { $c[$i] = ($c[$i] + int(($a + $b) / 2)) & 255 }
+				elsif ($f == 4) {
+					my $p = $a + $b - $cc;
+					my ($pa, $pb, $pc) = (abs($p - $a), abs($p - $b), abs($p - $cc));
+					$c[$i] = ($c[$i] + ($pa <= $pb && $pa <= $pc ? $a : $pb <= $pc ? $b : $cc)) & 255;
+				}
+			}
+		}
+		@prev = @c;
+		push @rows, pack('C*', @c);
+	}
+	return ($w, $h, $bpp, \@rows);
+}
+
+# The pixels of such a PNG: (width, height, rows of [r, g, b] triples).
+sub png_pixels {
+	my ($w, $h, $bpp, $rows) = png_rows(@_) or return;
+	return ($w, $h, [map { my @c = unpack('C*', $_); [map { [@c[$_ * $bpp .. $_ * $bpp + 2]] } 0 .. $w - 1] } @$rows]);
 }
 
 1;

@@ -19,3 +19,5 @@ echo 0 >$MS/enable
 echo 0 >$MT/enable
 cat $MT/trace >"$out/trace"
 cat $MS/stat >"$out/stat"
+# The trace does not name its kernel: the report takes it from here.
+uname -a >"$out/uname"

@@ -17,7 +17,7 @@ use warnings;
 use Exporter qw(import);
 use MigrateTrace::Summary qw(sum_by);
 
-our @EXPORT_OK = qw(topo_class topo_classes print_topology print_pingpong);
+our @EXPORT_OK = qw(topo_class topo_classes print_topology print_pingpong pingpong_median);
 
 my @classes = qw(core llc cross_llc cross_node);
 
@@ -57,20 +57,25 @@ sub print_topology {
 	}
 }
 
-sub print_pingpong {
+# The lower median of the ping-pongs' return times, each cut to whole
+# microseconds; '-' if none.
+sub pingpong_median {
 	my ($tr) = @_;
-	my ($pp_hist, $pp_causes, $pp_total, $t_pp, $t_pid, $cause_name) =
-		@$tr{qw(pp_hist pp_causes pp_total t_pp t_pid cause_name)};
+	my ($pp_hist, $pp_total) = @$tr{qw(pp_hist pp_total)};
 	my $n = 0;
-	my $med = '-';
 
 	for my $us (sort { $a <=> $b } keys %$pp_hist) {
 		$n += $pp_hist->{$us};
-		if ($n >= int(($pp_total + 1) / 2)) {
-			$med = $us;
-			last;
-		}
+		return $us if $n >= int(($pp_total + 1) / 2);
 	}
+	return '-';
+}
+
+sub print_pingpong {
+	my ($tr) = @_;
+	my ($pp_causes, $pp_total, $t_pp, $t_pid, $cause_name) =
+		@$tr{qw(pp_causes pp_total t_pp t_pid cause_name)};
+	my $med = pingpong_median($tr);
 	# The migrations: counted per key (kn) with --stats or --topology,
 	# else in all (migs); the sum of kn is 0 when it did not count.
 	my $migs = 0;

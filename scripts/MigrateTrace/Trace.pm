@@ -22,7 +22,7 @@ use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class topo_classes);
 
-our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events);
+our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events read_trace lost_counts);
 
 # The most CPUs a trace may name.  A constant sub, not constant.pm, whose
 # loading costs a run more than it saves.
@@ -711,6 +711,40 @@ sub read_events {
 		$first = read_header($tr);
 	}
 	run_pass($tr, $first);
+}
+
+# ---- for other tools ---------------------------------------------------------------
+
+# The list options of migrate_stats that the reader looks at.
+my @list_keys = map { ($_, "${_}_exclude") } qw(cause comm cpu_event cpu_from cpu_to pid reason);
+push @list_keys, qw(begin_mark end_mark begin_sec end_sec begin_ts end_ts);
+
+# FILE read whole, as migrate_stats reads it with the flags of OPT (stats,
+# summary_pid, migrate, ...), the lists of LISTS (pid => [...], ...) and
+# --pingpong PP_USEC; --topology is added when the trace has '# topology'
+# lines.  For tools that show what migrate_stats counts (migrate_report,
+# migrate_exporter); a listing (migrate) goes to the selected handle.
+sub read_trace {
+	my (%a) = @_;
+	my %lists = map { $_ => [@{$a{lists}{$_} // []}] } @list_keys;
+	my $tr = new_trace(opt => { %{$a{opt} // {}} }, lists => \%lists,
+			   filter => make_filters(\%lists), begin_mark => [], end_mark => {},
+			   max_cpu => undef, min_count => undef, min_rate => undef,
+			   period_ns => undef, ts_forms => ['rel'], files => [$a{file}], two_pass => 0,
+			   pp_ns => defined $a{pp_usec} ? $a{pp_usec} * 1000 : undef);
+	open_trace($tr);
+	$tr->{opt}{topology} = 1 if %{$tr->{topo}};
+	read_events($tr);
+	return $tr;
+}
+
+# What a trace read lost: (events, dropped, overwritten, gaps), events
+# being dropped plus overwritten or the sum of the lost lines if larger,
+# as --stats prints them.
+sub lost_counts {
+	my ($tr) = @_;
+	my ($d, $o) = ($tr->{lost_hdr}{dropped} // 0, $tr->{lost_hdr}{overwritten} // 0);
+	return ($d + $o > $tr->{lost_lines} ? $d + $o : $tr->{lost_lines}, $d, $o, $tr->{lost_gaps});
 }
 
 1;
