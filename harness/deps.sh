@@ -31,7 +31,26 @@ if [ "${1:-}" != --check ]; then
 		echo "harness: installing ${missing[*]}"
 		export DEBIAN_FRONTEND=noninteractive
 		apt_update
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+		# prometheus and prometheus-node-exporter are daemons that
+		# Debian starts on every interface once installed; the tests
+		# start their own on 127.0.0.1.  Keep the install from
+		# starting any service (policy-rc.d, which invoke-rc.d and
+		# deb-systemd-invoke obey) and from enabling theirs at boot.
+		policy=/usr/sbin/policy-rc.d
+		own_policy=0
+		if [ ! -e $policy ]; then
+			printf '#!/bin/sh\nexit 101\n' >$policy
+			chmod 755 $policy
+			own_policy=1
+		fi
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+			status=$?
+		[ $own_policy = 1 ] && rm -f $policy
+		for p in "${missing[@]}"; do
+			case $p in prometheus|prometheus-node-exporter) ;; *) continue ;; esac
+			rm -f "/etc/systemd/system/multi-user.target.wants/$p.service"
+		done
+		[ "${status:-0}" = 0 ] || exit "$status"
 	fi
 fi
 
