@@ -122,6 +122,13 @@ $(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migra
 $(B)/initramfs-i386.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree
 	@echo "  GEN     build/initramfs-i386.cpio"
 	@ARCH=i386 $(H)/mkinitramfs.sh $(TOP) $(B) $@
+# The bench initramfs: the test one, then Debian's perf, trace-cmd and
+# bpftrace with their libraries (bpftrace brings LLVM) and the test
+# kernel's headers (bpftrace compiles with them): about 300 MB.
+$(B)/initramfs-bench.cpio: $(B)/initramfs.cpio $(H)/mkinitramfs-peers.sh $(H)/deps.txt \
+		$(B)/kernel/.config | kernel
+	@echo "  GEN     build/initramfs-bench.cpio"
+	@$(H)/mkinitramfs-peers.sh $(TOP) $(B) $(B)/kernel $(B)/initramfs.cpio $@
 
 # make run: demo workload under tracing, trace in out/run/, report.
 run: kernel $(B)/initramfs.cpio
