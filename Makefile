@@ -24,7 +24,7 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) 
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites \
-	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only
 
 all: kernel initramfs
 
@@ -172,7 +172,12 @@ guest-i386: kernel-i386 $(B)/initramfs-i386.cpio
 guest-topo: kernel $(B)/initramfs.cpio
 	@QEMU_OPTS="$(TOPO_QEMU)" $(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
 		$(CHECK_TIMEOUT) 32,sockets=2,cores=8,threads=2 || true
-guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo
+# The bench initramfs on the test kernel: perf, trace-cmd and bpftrace
+# run once each (the peers of make bench); 2 CPUs as make bench.
+guest-peers: kernel $(B)/initramfs-bench.cpio
+	@INITRD=$(B)/initramfs-bench.cpio MEM=$(BENCH_MEM) $(H)/qemu-run.sh $(B) \
+		$(OUT)/check-peers peers $(CHECK_TIMEOUT) 2 || true
+guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers
 
 # The builds run one after the other at full speed, in the order the
 # guests need them; each guest (one QEMU thread) boots as soon as its
@@ -184,6 +189,7 @@ matrix: | kernel-i386
 series: | matrix
 guest-debug: | guest-check
 guest-i386: | guest-kcsan
+guest-peers: | guest-topo
 
 # make check: host checks, every configuration, the guest runs, one prove.
 check:
@@ -201,6 +207,9 @@ check:
 # that it describes the sources benchmarked; a failed check is reported
 # in the table, not fatal here.
 BENCH_TIMEOUT	?= 900
+# The bench initramfs needs more memory than the test one (about 300 MB
+# unpacked, then bpftrace's LLVM at work).
+BENCH_MEM	?= 2G
 bench: kernel $(B)/initramfs.cpio
 	@$(MAKE) -s hook-sites || true
 	@$(H)/qemu-run.sh $(B) $(OUT)/bench bench $(BENCH_TIMEOUT) 2
