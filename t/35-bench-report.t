@@ -220,7 +220,10 @@ like($out, qr/here ftrace sched_migrate_task, no reader;/, 'peers: the cheapest 
 like($out, qr/mt trace costs less than every per-event peer: 70\.0 < 580\.0 PASS/, 'peers: trace target PASS');
 like($out, qr/aim: mt trace <= 0\.5 x the cheapest per-event peer: 0\.121 x PASS/, 'peers: aim PASS');
 like($out, qr/mstat costs less than bpftrace's count: 52\.0 < 400\.0 \(0\.130 x\) PASS/, 'peers: mstat target PASS');
-like($out, qr/every peer received every event it was fired: MISS \(btcount\)/, 'peers: a short round is a MISS');
+like($out, qr/every peer attached in every round \(it received events of the firing shell\): PASS/,
+     'peers: attached in every round');
+like($out, qr/rounds in which a peer received every event fired: tracecmd 3 of 3, perf 3 of 3, btcount 2 of 3, btprint 3 of 3$/m,
+     'peers: a round that received less is counted');
 like($out, qr/^\s+perf\s+2000\.0\s+0\.500\s+250000$/m, 'peers: their affinity rows join section 2');
 # Section 8.
 like($out, qr/^   from\/to CPU, pid\s+yes\*\s+yes\*\s+yes\*\s+pair\*\s+yes\*\s+yes\*\s+counts$/m,
@@ -235,7 +238,8 @@ like($out, qr/btprint\s+90 moves, the same as ftrace's, not in its order, lost 0
 # A peer that missed moves, a target missed.
 $cap[3] = 'cap perf 80 0 0 3';
 $cap[1] = 'cap mt 90 0 0 0';
-peers_raw('praw', {%peer_ns}, peer => [map { [@$_[0 .. 1]] } @rounds], cap => \@cap);
+peers_raw('praw', {%peer_ns}, peer => [map { [@$_[0 .. 1], 'btcount attach-failed', 'btprint 2000 0 2000 9'] } @rounds],
+	  cap => \@cap);
 open($ic, '>', "$dir/picount") or die;
 printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
 	[mt => 300], [mstat => 500], [ftrace => 580], [tracecmd => 600], [perf => 1400], [btcount => 400],
@@ -243,6 +247,8 @@ printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
 close($ic);
 $out = `$top/harness/bench-report.pl $dir/praw testhost $dir/nosites $dir/picount`;
 like($out, qr/here bpftrace, printf of every event;/, 'peers: the cheapest per-event peer may be bpftrace');
+like($out, qr/attached in every round .*: MISS \(btcount btprint\)/,
+     'peers: a failed attach, or nothing received, is a MISS');
 like($out, qr/costs less than every per-event peer: 300\.0 < 250\.0 MISS/, 'peers: trace target MISS');
 like($out, qr/aim: .*: 1\.200 x MISS/, 'peers: aim MISS');
 like($out, qr/mstat costs less than bpftrace's count: 500\.0 < 400\.0 \(1\.250 x\) MISS/, 'peers: mstat target MISS');
