@@ -342,6 +342,8 @@ sub capabilities {
 		'   flight recorders (mt_flight), per-period counters (mt_stat), the analyses (t/30-t/43);',
 		'   marker: ftrace\'s trace_marker; stat -I: perf stat counts per interval; interval: a',
 		'   bpftrace interval probe; tools: migrate_stats --period; all: migrate_stats\' matrix, per',
-		'   task, topology classes, ping-pong; series: stat rows per cause and reason.';
+		'   task, topology classes, ping-pong; series: stat rows per cause and reason;',
+		'   bt-print\'s order: per-CPU buffers read as polled, no time in the one-liner: not',
+		'   guaranteed, whatever a slow workload\'s order in this run.';
 	return @s;
 }
