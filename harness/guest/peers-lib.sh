@@ -23,6 +23,13 @@ BT_PRINT='tracepoint:sched:sched_migrate_task { printf("comm=%s pid=%d orig_cpu=
 # The perf_event file descriptors process $1 holds.
 perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'; }
 
+# Process $1 sleeps in poll(): perf record reaches its loop over its
+# buffers once its events are enabled (they are open before that).
+polling() { case $(cat "/proc/$1/wchan" 2>/dev/null) in *poll*) true ;; *) false ;; esac; }
+# Process $1 sleeps: bpftrace, once it has printed "Attaching" (after
+# compiling), sleeps only in its epoll loop, the probes attached.
+sleeping() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = S ]; }
+
 # peer_wait DESCRIPTION CONDITION: poll CONDITION (a shell command) for
 # up to 300 s (bpftrace compiles with LLVM under TCG); 1 if it never held.
 peer_wait() {
@@ -55,12 +62,14 @@ peer_start() {
 			>"$PEERS/perf.out" 2>&1 &
 		peer_pid=$!
 		# One event per CPU, then its ring buffers.
-		peer_wait "a perf event per CPU" '[ "$(perf_fds $peer_pid)" -ge "$(nproc)" ]' ;;
+		peer_wait "a perf event per CPU, polled" \
+			'[ "$(perf_fds $peer_pid)" -ge "$(nproc)" ] && polling $peer_pid' ;;
 	btcount|btprint)
 		if [ $peer = btcount ]; then prog=$BT_COUNT; else prog=$BT_PRINT; fi
 		bpftrace -e "$prog" >"$PEERS/$peer.out" 2>&1 &
 		peer_pid=$!
-		peer_wait "Attaching" 'grep -qs "^Attaching" "$PEERS/$peer.out"' ;;
+		peer_wait "Attaching, then asleep" \
+			'grep -qs "^Attaching" "$PEERS/$peer.out" && sleeping $peer_pid' ;;
 	esac
 	rc=$?
 	eval "pid_$peer=$peer_pid"
