@@ -49,11 +49,14 @@ $(B)/.tree: $(B)/.deps $(MIRROR) $(H)/sync-tree.sh
 	@$(H)/sync-tree.sh $(TOP) $(B)
 	@touch $@
 
-# The run/test kernel; it is make bench's too: kernel-bench.config only
-# enables what the peers (perf, trace-cmd, bpftrace) need in the guest.
-$(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-bench.config $(H)/configure.sh
+# The run/test kernel; it is make bench's too: kernel-test.config adds
+# what its selftests need (schedstats), kernel-bench.config only enables
+# what the peers (perf, trace-cmd, bpftrace) need in the guest.
+$(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-test.config \
+		$(H)/kernel-bench.config $(H)/configure.sh
 	@echo "  CONFIG  build/kernel"
-	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config $(H)/kernel-bench.config
+	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config $(H)/kernel-test.config \
+		$(H)/kernel-bench.config
 
 kernel: $(B)/kernel/.config
 	@echo "  BUILD   build/kernel (bzImage)"
