@@ -228,7 +228,8 @@ static bool mt_ring_clamp(struct mt_ring *r, unsigned int len, u64 ns)
 		return false;
 	if (!r->wtail)
 		WRITE_ONCE(r->wchunk->base_ts, r->wlast);
-	c = mt_ring_fill(r, sizeof(*c), MT_EV_CLAMPED, 0, r->wlast);
+	c = (struct mt_rec_clamped *)mt_ring_fill(r, sizeof(*c), MT_EV_CLAMPED, 0,
+						 r->wlast);
 	c->ns = ns;
 	mt_ring_advance(r, sizeof(*c));
 	local_inc(&r->clamped);
