@@ -145,8 +145,11 @@ sub bad {
 	die "$P: $tr->{file}:$.: $why\n";
 }
 
-sub unsorted {
+# The timestamp of the line in $_ is not '0x' and 16 lowercase hex digits,
+# or it is earlier than the one before.
+sub bad_ts {
 	my ($tr) = @_;
+	bad($tr, "malformed event line") unless /^0x[0-9a-f]{16} /;
 	bad($tr, "input is not in time order; sort it first");
 }
 
@@ -476,8 +479,10 @@ sub own_vars {
 # The body for each line, put together for the options given.  Four
 # index()es find the pid, which a substr() cuts out of the line; a look-up
 # of the rest after the timestamp (the key) and one of the pid's text give
-# their indexes, and then the line costs a hex() and an order check and
-# only the work of the options given.  A key or pid seen for the first
+# their indexes, and then the line costs a hex(), a check of the
+# timestamp's form (hex() also takes upper case, underscores and no 0x; a
+# line that hex() warns about is malformed too, see on_warn()), an order
+# check and only the work of the options given.  A key or pid seen for the first
 # time is checked whole; a line whose key is not a migration's is another
 # event, handled whole again (uncut() puts the pid back).  The arrays and
 # hashes the body reads and counts in are lexicals of the loop's own, which
@@ -501,7 +506,8 @@ sub loop_steps {
 		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //
 		(other_line($tr) ? next : last)',
 		($need_t ? '$t = ' : '') . '$task_tx{$pt} // task_of($tr, $pt)',
-		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts)');
+		'($ts = hex(substr($_, 0, 18))) < $prev || tr/A-Z_// || index($_, "x") != 1 ?
+		bad_ts($tr) : ($prev = $ts)');
 	push @steps, '$ts >= $end_at and (end_window($tr, $end_at), last)'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
