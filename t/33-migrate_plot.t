@@ -95,6 +95,23 @@ system("$s/migrate_plot --heatmap -o $dir/heat.png $trace >/dev/null");
 my ($w) = png_size("$dir/heat.png");
 ok($w, '--heatmap of a trace is a valid PNG');
 
+# A heatmap of 8 CPUs, 3 of which move tasks (0->2 twice, 2->5, 5->0):
+# a row and a column for each of the three, named by its CPU, and each
+# cell's count.
+open($fh, '>', "$dir/sparse") or die;
+print $fh "# version 1.2.0\n# nr_cpus 8\n# cause 1 a\n";
+my @moves = ([0, 2], [2, 5], [5, 0], [0, 2]);
+printf $fh "0x%016x %d %d %d 5 1\n", $_ + 1, $moves[$_][1], @{$moves[$_]} for 0 .. $#moves;
+close($fh);
+system("$s/migrate_plot --heatmap -o $dir/sparse.svg $dir/sparse >/dev/null");
+my @text = (do { local (@ARGV, $/) = ("$dir/sparse.svg"); <> } // '') =~ m@>([^<>]*)</text>@g;
+is(join(' ', @text[0 .. 5]), '0 2 5 0 2 5', '--heatmap: the tics name the CPUs that moved tasks, on both axes');
+my %n;
+$n{"@$_"}++ for @moves;
+my ($at) = grep { $text[$_] eq 'to CPU' } 0 .. $#text;
+is(join(' ', @text[$at + 1 .. $at + 9]), join(' ', map { my $f = $_; map { $n{"$f $_"} // 0 } 0, 2, 5 } 0, 2, 5),
+   '--heatmap: each cell is labelled with its count, row by row');
+
 for my $b (['bad series line', "echo 'zero one' | $s/migrate_plot -o $dir/x.png", qr/want 'TIMESTAMP VALUE'/],
 	   ['no data', "printf '' | $s/migrate_plot -o $dir/x.png", qr/no data/],
 	   ['bad format', "echo '0.000 1.00' | $s/migrate_plot --format gif", qr/png or svg/],

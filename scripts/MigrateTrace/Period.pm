@@ -19,6 +19,10 @@ our @EXPORT_OK = qw(setup_periods field_set periods_until);
 
 my $P = $0 =~ s@.*/@@gr;
 
+# The most fields a series may have: --period_cpu_pair's NR_CPUS squared
+# for 256 CPUs, --period_cpu's twice NR_CPUS for every CPU a trace names.
+my $MAX_FIELDS = 65536;
+
 # The fields of the options given: their names in fields, and per field
 # group [kind, name -> field index] in groups.
 sub setup_periods {
@@ -28,6 +32,10 @@ sub setup_periods {
 	die "$P: --period_cpu and --period_cpu_pair need '# nr_cpus' in the trace or --max_cpu\n"
 		if ($opt->{period_cpu} || $opt->{period_cpu_pair}) && !defined $nr_cpus;
 	my @cpus = 0 .. ($nr_cpus // 1) - 1;
+	my $n = ($opt->{period_cpu} ? 2 * @cpus : 0) + ($opt->{period_cpu_pair} ? @cpus * @cpus : 0);
+	die "$P: --period_cpu" . ($opt->{period_cpu_pair} ? '_pair' : '') . ": " . scalar(@cpus) .
+		" CPUs make $n fields, more than $MAX_FIELDS; --max_cpu N takes CPUs 0 to N only\n"
+		if $n > $MAX_FIELDS;
 	my @causes = $tr->cause_order();
 	my @g;
 	push @g, ['cause', [map { [$_, $_] } @causes]] if $opt->{period_cause};
