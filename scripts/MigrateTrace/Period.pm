@@ -134,14 +134,30 @@ sub period_line {
 	print join('', map { sprintf(' %*.2f', $w, $_ * $scale) } @v), "\n";
 }
 
-# Writes every period that ended before TS.
+# Writes every period that ended before TS: the one that was counting,
+# then those without a migration up to TS.  A gap of more than --max_gap
+# such periods is an error, unless --min_rate drops them all: a trace whose
+# last timestamp is far ahead would make the series endless.
 sub periods_until {
 	my ($tr, $ts) = @_;
 	return if $tr->{pass_no};
 	period_header($tr) unless $tr->{period_hdr_done};
+	my $p = $tr->{period_ns};
+	return if $ts < $tr->{period_end};
+	period_line($tr, $tr->{period_end} - $p);
+	$tr->{period_end} += $p;
+	my $empty = $ts < $tr->{period_end} ? 0 : int(($ts - $tr->{period_end}) / $p) + 1;
+	return unless $empty;
+	if ($tr->{min_rate}) {
+		$tr->{period_end} += $empty * $p;
+		return;
+	}
+	$tr->{bad}->(sprintf("%.0f periods of %d ms without a migration, from 0x%016x to 0x%016x: " .
+			     "more than --max_gap %d", $empty, $p / 1e6, $tr->{period_end} - $p,
+			     $ts, $tr->{max_gap})) if $empty > $tr->{max_gap};
 	while ($ts >= $tr->{period_end}) {
-		period_line($tr, $tr->{period_end} - $tr->{period_ns});
-		$tr->{period_end} += $tr->{period_ns};
+		period_line($tr, $tr->{period_end} - $p);
+		$tr->{period_end} += $p;
 	}
 }
 
