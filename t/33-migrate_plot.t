@@ -86,6 +86,17 @@ my $svg = do { local (@ARGV, $/) = ("$dir/total.svg"); <> } // '';
 like($svg, qr/<svg.*<\/svg>\s*\z/s, 'wall-clock series to a whole SVG');
 like($svg, qr/>total</, 'the SVG carries the title');
 
+# Two values or more are joined by a line, a single one is a point.
+for my $c ([2, 'a line', 1, 0], [1, 'a point', 0, 1]) {
+	my ($n, $what, $line, $point) = @$c;
+	system("printf '" . join('', map { sprintf('%d.000 %d.00\\n', $_, $_ + 1) } 1 .. $n) .
+	       "' | $s/migrate_plot -o $dir/n$n.svg >/dev/null");
+	my $svg = do { local (@ARGV, $/) = ("$dir/n$n.svg"); <> } // '';
+	is((() = $svg =~ /<path stroke='rgb\(148,\s*0,\s*211\)'\s+d='M[\d.]+,[\d.]+ L/g) . ' ' .
+	   (() = $svg =~ /<use xlink:href='#gpPt\d+' transform='translate/g), "$line $point",
+	   "a series of $n: $what");
+}
+
 my $trace = "$dir/trace";
 open($fh, '>', $trace) or die;
 print $fh "# version 1.1.0\n# nr_cpus 2\n# cause 1 try_to_wake_up\n";

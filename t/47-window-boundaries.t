@@ -139,6 +139,9 @@ is(duration('--begin_ts ' . ts(250 * $MS)), want_duration($last - 250 * $MS, win
    'not closed: from the begin to the last event');
 is(duration('--begin_mark 1 --end_mark 2'), want_duration(1000 * $MS, window(bm => 1, em => 2)),
    'marks: from the begin mark to the end mark');
+is(duration('--begin_ts ' . ts(250 * $MS) . ' --end_ts ' . ts(1730 * $MS)),
+   want_duration(1480 * $MS, window(b => 250 * $MS, e => 1730 * $MS)),
+   'an end between two events: to the end, not to the event that passed it');
 is(duration('--begin_ts ' . ts(250 * $MS) . ' --end_ts ' . ts(550 * $MS)),
    want_duration(300 * $MS, window(b => 250 * $MS, e => 550 * $MS)), 'a window of 0.3 s has rates');
 is(duration('--begin_ts ' . ts(700 * $MS) . ' --end_ts ' . ts(700 * $MS)), want_duration(0),

@@ -53,6 +53,8 @@ is(pingpong(1000.5), '4 1 a:b:2 a:a:1 c:a:1',
    '--pingpong 1000.5: the return after 1000.5 us counts; of 1, 1, 1000, 1000 the lower median');
 is(pingpong(1000.499), '3 1 a:b:2 c:a:1', '--pingpong 1000.499: not the return 1 ns later');
 is(pingpong(3000), '5 1000 a:a:2 a:b:2 c:a:1', '--pingpong 3000: five returns, the median of 1, 1, 1000, 1000, 3000');
+my ($rc, $out) = run("$stats --pingpong 3000 $pp");
+is(join(' ', $out =~ /^ +(\d+) +(\d+) +\S+$/mg), '12 2 10 1 11 1 13 1', '--pingpong: tasks busiest first, then by pid');
 
 # The median of an even and of an odd number of distinct returns: 10,
 # 20, 30, 40 us (lower median 20) and 10, 20, 30 us (20).
@@ -78,7 +80,7 @@ for my $i (0 .. $#m) {
 	my ($f, $t) = split ' ', $m[$i][0];
 	$b .= line($i * 2e9 / $#m, "$t $f $t 30 1");
 }
-my ($rc, $out) = run("$stats --stats " . write_file('matrix', $hdr . $b));
+($rc, $out) = run("$stats --stats " . write_file('matrix', $hdr . $b));
 my %n;
 $n{$_->[0]}++ for @m;
 my @cpus = (0, 1, 2, 5);
@@ -114,6 +116,8 @@ for my $c ([2, '40 41', 5], [3, '40', 3], [4, '', 0]) {
 	($rc, $out) = run("$stats --stats --min_count $min $mc");
 	like($out, qr/^total\s+$total\s/m, "--min_count $min with --stats counts their $total moves");
 }
+($rc, $out) = run("$stats --summary_pid $mc");
+is(join(' ', $out =~ /^ +(\d+) +(\d+) /mg), '40 3 41 2 42 1', '--summary_pid: busiest first');
 ($rc, $out) = run("$stats --stats --cause b $mc");
 my ($table) = $out =~ m@^cause +count +rate/sec\n(.*?)\n\n@ms;
 is(join(' ', ($table // '') =~ /^(\w+)\s+(\d+)\s/mg), 'b 2 total 2', '--cause b: the cause table has b and the total only');

@@ -42,7 +42,8 @@ is($out, want(3, sub { $_[0] >= 1001 && $_[0] < 2500 }), '--begin_msec on a row 
 is($out, want(3, sub { $_[0] >= 1000.6 && $_[0] < 2001 }), 'a window between rows');
 
 # Wall-clock windows: hh:mm:ss.5 is 500 ms, .05 is 50 ms, .005 is 5 ms.
-for my $c (['22:13:22.5', 2500], ['22:13:21.005', 1005], ['22:13:20.25', 250], ['22:13:21.001', 1001]) {
+for my $c (['22:13:22.5', 2500], ['22:13:21.5', 1500], ['22:13:21.01', 1010], ['22:13:21.005', 1005],
+	   ['22:13:20.25', 250], ['22:13:21.001', 1001]) {
 	my ($t, $at) = @$c;
 	($rc, $out, $err) = run("TZ=UTC $ex --extract 2 --begin_gmt '2023/11/14 $t' $stat");
 	is($out, want(2, sub { $_[0] >= $at }), "--begin_gmt ...$t begins at $at ms") or diag($err);
