@@ -126,7 +126,9 @@ is(join(' ', @text[$at + 1 .. $at + 9]), join(' ', map { my $f = $_; map { $n{"$
 for my $b (['bad series line', "echo 'zero one' | $s/migrate_plot -o $dir/x.png", qr/want 'TIMESTAMP VALUE'/],
 	   ['no data', "printf '' | $s/migrate_plot -o $dir/x.png", qr/no data/],
 	   ['bad format', "echo '0.000 1.00' | $s/migrate_plot --format gif", qr/png or svg/],
-	   ['heatmap of garbage', "echo garbage | $s/migrate_plot --heatmap -o $dir/x.png", qr/could not read|no CPU matrix/]) {
+	   ['heatmap of garbage', "echo garbage | $s/migrate_plot --heatmap -o $dir/x.png", qr/could not read|no CPU matrix/],
+	   ['heatmap of no migration', "printf '# version 1.2.0\\n# nr_cpus 2\\n' | $s/migrate_plot --heatmap -o $dir/x.png",
+	    qr/^migrate_plot: -: no migration to draw$/]) {
 	my $err = `$b->[1] 2>&1 >/dev/null`;
 	ok($? >> 8 == 2 && $err =~ $b->[2] && ($err =~ tr/\n//) == 1, "refused with one line: $b->[0]")
 		or diag($err);
