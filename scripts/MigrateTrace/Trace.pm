@@ -3,9 +3,9 @@
 # MigrateTrace::Trace - read a migration_trace/trace file (format 1.x)
 #
 # The reader of scripts/migrate_stats: the input files and their errors,
-# the header, the filters, the window, the events other than migrations,
-# and the loop over the events, put together as perl code for the options
-# given.  Everything one read learns is in the trace object; the
+# the header and the events other than migrations (by the rules of
+# MigrateTrace::Format), the filters, the window, and the loop over the
+# events, put together as perl code for the options given.  Everything one read learns is in the trace object; the
 # summaries, the period series and the topology and ping-pong analyses
 # (MigrateTrace::Summary, ::Period, ::Topology) read it from there.
 #
@@ -154,9 +154,9 @@ sub bad_ts {
 }
 
 # A perl warning while reading means a field that is not what it should
-# be (a timestamp with a bad digit, ...): one line and exit 2, as for any
-# other malformed line.  A line that begins with 0 but is too short for
-# the compiled loop's key is a malformed event line.
+# be: one line and exit 2, as for any other malformed line.  A line that
+# begins with 0x but is too short for the compiled loop's key is a
+# malformed event line.
 sub on_warn {
 	my ($tr, $w) = @_;
 	bad($tr, "malformed event line") if $w =~ /^substr outside of string/;
@@ -479,10 +479,12 @@ sub own_vars {
 # The body for each line, put together for the options given.  Four
 # index()es find the pid, which a substr() cuts out of the line; a look-up
 # of the rest after the timestamp (the key) and one of the pid's text give
-# their indexes, and then the line costs a hex(), a check of the
-# timestamp's form (hex() also takes upper case, underscores and no 0x; a
-# line that hex() warns about is malformed too, see on_warn()), an order
-# check and only the work of the options given.  A key or pid seen for the first
+# their indexes, and then the line costs a hex() of the line (which stops
+# at the space after the timestamp, silently: no 'digit' warnings in the
+# loop), a count of the characters that are not lowercase hex digits, x,
+# spaces or the line's end (hex() takes upper case and underscores, and
+# the rest of the line is the key's, checked once), an order check and
+# only the work of the options given.  A key or pid seen for the first
 # time is checked whole; a line whose key is not a migration's is another
 # event, handled whole again (uncut() puts the pid back).  The arrays and
 # hashes the body reads and counts in are lexicals of the loop's own, which
@@ -499,15 +501,14 @@ sub loop_steps {
 	my $need_t = $tr->{task_filters} || $tr->{pass_no} || defined $pp_ns ||
 		grep { $opt->{$_} } qw(summary_pid topology migrate);
 	my @steps = (
-		# Lines that do not begin with 0 are comments, blank or malformed.
-		'ord($_) == 48 or (other_line($tr) ? next : last)',
+		# Lines that do not begin with 0x are comments, blank or malformed.
+		'index($_, "0x") and (other_line($tr) ? next : last)',
 		'$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),
 		index($_, " ", $p3 + 1) - $p3, "")',
 		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //
 		(other_line($tr) ? next : last)',
 		($need_t ? '$t = ' : '') . '$task_tx{$pt} // task_of($tr, $pt)',
-		'($ts = hex(substr($_, 0, 18))) < $prev || tr/A-Z_// || index($_, "x") != 1 ?
-		bad_ts($tr) : ($prev = $ts)');
+		'($ts = hex($_)) < $prev || tr/0-9a-fx \r\n//c ? bad_ts($tr) : ($prev = $ts)');
 	push @steps, '$ts >= $end_at and (end_window($tr, $end_at), last)'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
@@ -560,7 +561,7 @@ sub compile_loop {
 
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
-	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
+	my $src = own_vars() . "sub {\nno warnings 'digit';\nmy (\$line, \$fh) = \@_;\n" .
 		join('', map { "for my \$$_ (\$tr->{$_}) {\n" } @loop_scalars) .
 		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
 		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n" .
