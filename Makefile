@@ -23,7 +23,7 @@ GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
-	initramfs report clean help series bench bench-tools guests hook-sites \
+	initramfs report clean help series bench bench-tools guests hook-sites mutants \
 	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only
 
 all: kernel initramfs
@@ -35,6 +35,7 @@ help:
 	@echo "make hook-sites  the disabled hooks' machine code, on against off (out/hook-sites.txt)"
 	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
+	@echo "make mutants  mutation testing of the analysis tools' tests (out/mutants.txt)"
 	@echo "make clean   remove build/ and out/"
 
 # Stamp files: deps once per machine state, the tree on any change.
@@ -236,6 +237,13 @@ bench: kernel $(B)/initramfs-bench.cpio
 bench-tools: deps
 	@mkdir -p $(OUT)
 	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt
+
+# Mutation testing of the tools' tests: each mutant of harness/mutants.txt
+# in a scratch copy (build/mutants/), its tests run there, 2 at a time;
+# the score and the survivors in out/mutants.txt.  Host only, not part
+# of make check.
+mutants: deps
+	@perl $(H)/mutants.pl --jobs 2 --out $(OUT)/mutants.txt --scratch $(B)/mutants
 
 clean:
 	rm -rf $(B) $(OUT)
