@@ -188,7 +188,7 @@ static void ms_fold(unsigned int cpu)
  */
 static u64 ms_tick_margin(u64 ticks)
 {
-	return 8 + ticks / 1000;
+	return 8 + div_u64(ticks, 1000);
 }
 
 /*
