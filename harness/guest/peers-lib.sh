@@ -33,7 +33,8 @@ sleeping() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = S ]; }
 # Process $1 runs (a child that exited stays a zombie until waited for,
 # and kill -0 still finds it).
 alive() {
-	case $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) in ''|Z) false ;; *) true ;; esac
+	state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ]
 }
 
 # Wait for process $1 up to 60 s after its SIGINT, then kill it: a peer
