@@ -12,6 +12,8 @@
 #include <linux/delay.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/deadline.h>
+#include <linux/sched/idle.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/threads.h>
@@ -423,6 +425,241 @@ static void mt_test_merge_order(struct kunit *test)
 	mt_ring_free();
 }
 
+/*
+ * The reasons: each name, and each way the hooks arrive at one.  Most
+ * reasons are checked on the guests by workloads that make the scheduler
+ * take them (the mt_wakeups, mt_balance and mt_smt selftests); these
+ * pin what a hook makes of a decision, including those no workload on
+ * QEMU can produce (harness/reasons-tested).
+ */
+static const char * const mt_test_reason_names[MT_REASON_END] = {
+	"", "wake_affine", "wake_affine_busy", "idle_target", "busy_target",
+	"idle_prev", "kthread_prev", "idle_recent", "idle_capacity",
+	"idle_smt_sibling", "idle_core", "idle_cpu", "slow_path",
+	"energy_aware", "wake_current_cpu", "rt_lowest_rq", "dl_later_rq",
+	"fallback", "affinity_at_wakeup", "numa_at_wakeup", "affinity",
+	"migrate_enable", "exec_balance", "numa_migrate", "rt", "dl",
+	"active_balance",
+	"lb_busy_load", "lb_busy_util", "lb_busy_task", "lb_busy_misfit",
+	"lb_idle_load", "lb_idle_util", "lb_idle_task", "lb_idle_misfit",
+	"lb_newidle_load", "lb_newidle_util", "lb_newidle_task",
+	"lb_newidle_misfit",
+};
+
+/* The 38 reasons by name, as the trace and the stat headers give them. */
+static void mt_test_reason_table(struct kunit *test)
+{
+	int r;
+
+	KUNIT_EXPECT_EQ(test, MT_REASON_END, 39);
+	KUNIT_EXPECT_NULL(test, mt_reason_names[MT_REASON_NONE]);
+	for (r = MT_REASON_NONE + 1; r < MT_REASON_END; r++)
+		KUNIT_EXPECT_STREQ_MSG(test, mt_reason_names[r],
+				       mt_test_reason_names[r], "reason %d", r);
+}
+
+/* The moves of one pid a walk finds, in order. */
+struct mt_test_moves {
+	pid_t pid;
+	unsigned int n;
+	struct {
+		u8 cause, reason;
+		u16 from, to;
+	} m[48];
+};
+
+static void mt_test_see_moves(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
+{
+	const struct mt_rec_migrate *mig = (const void *)rec;
+	struct mt_test_moves *s = arg;
+
+	if (rec->type == MT_CAUSE_NONE || rec->type >= MT_CAUSE_END ||
+	    mig->pid != s->pid)
+		return;
+	if (s->n < ARRAY_SIZE(s->m)) {
+		s->m[s->n].cause = rec->type;
+		s->m[s->n].reason = rec->reason;
+		s->m[s->n].from = mig->from;
+		s->m[s->n].to = mig->to;
+	}
+	s->n++;
+}
+
+/* Three distinct possible CPUs: this one, and two others (irqs off). */
+static void mt_test_three_cpus(int *this, int *b, int *c)
+{
+	*this = smp_processor_id();
+	*b = cpumask_any_but(cpu_possible_mask, *this);
+	*c = cpumask_next(*b, cpu_possible_mask);
+	if (*c == *this)
+		*c = cpumask_next(*c, cpu_possible_mask);
+}
+
+/* Put a made-up task on @cpu, allowed everywhere, as the hooks look at it. */
+static void mt_test_place(struct task_struct *t, int cpu)
+{
+	WRITE_ONCE(task_thread_info(t)->cpu, cpu);
+	t->wake_cpu = cpu;
+	t->cpus_ptr = &t->cpus_mask;
+	cpumask_copy(&t->cpus_mask, cpu_possible_mask);
+}
+
+/*
+ * A wakeup's reason is the decision select_task_rq() noted for the task,
+ * but: a task whose CPU was taken from it while it slept moves for that
+ * (affinity_at_wakeup), and so does one a NUMA swap placed elsewhere
+ * (numa_at_wakeup); an idle or busy target that is the waker's own CPU
+ * was wake_affine()'s choice (wake_affine, wake_affine_busy).  A note
+ * for another task, or none, gives no reason.
+ */
+static void mt_test_wakeup_reasons(struct kunit *test)
+{
+	static const unsigned int passed[] = {
+		MT_REASON_IDLE_TARGET, MT_REASON_BUSY_TARGET, MT_REASON_IDLE_PREV,
+		MT_REASON_KTHREAD_PREV, MT_REASON_IDLE_RECENT,
+		MT_REASON_IDLE_CAPACITY, MT_REASON_IDLE_SMT, MT_REASON_IDLE_CORE,
+		MT_REASON_IDLE_CPU, MT_REASON_SLOW_PATH, MT_REASON_ENERGY_AWARE,
+		MT_REASON_WAKE_CURRENT_CPU, MT_REASON_RT_LOWEST_RQ,
+		MT_REASON_DL_LATER_RQ, MT_REASON_FALLBACK,
+	};
+	struct task_struct *t = mt_test_made_up_task(test, "mt_wakee");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned int want[ARRAY_SIZE(passed) + 6], n = 0, i;
+	unsigned long flags;
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	/* From b to the waker's CPU. */
+	mt_test_place(t, b);
+	mt_note(t, MT_REASON_IDLE_TARGET);
+	__mt_migrate_wakeup(t, this);
+	want[n++] = MT_REASON_WAKE_AFFINE;
+	mt_note(t, MT_REASON_BUSY_TARGET);
+	__mt_migrate_wakeup(t, this);
+	want[n++] = MT_REASON_WAKE_AFFINE_BUSY;
+	/* From b to c, not the waker's CPU: the note as it is. */
+	for (i = 0; i < ARRAY_SIZE(passed); i++) {
+		mt_note(t, passed[i]);
+		__mt_migrate_wakeup(t, c);
+		want[n++] = passed[i];
+	}
+	mt_note(current, MT_REASON_IDLE_CORE);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_NONE;
+	/* Its CPU no longer allowed, whatever the note. */
+	cpumask_clear_cpu(b, &t->cpus_mask);
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_AFFINITY_AT_WAKEUP;
+	/* Placed on c by a swap while asleep on b, allowed on b. */
+	mt_test_place(t, b);
+	t->wake_cpu = c;
+	mt_note(t, MT_REASON_IDLE_PREV);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_NUMA_AT_WAKEUP;
+	/* No move, no record. */
+	t->wake_cpu = b;
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, b);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].cause, MT_CAUSE_TRY_TO_WAKE_UP, "move %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].reason, want[i], "move %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].from, b, "move %u", i);
+	}
+	mt_test_reset(test);
+}
+
+/*
+ * The other causes' reasons: the load balancer's from its idle type and
+ * migration type, active balancing's, a stopper's from its request (the
+ * note migration_cpu_stop() makes), a fork's from its placement, an
+ * affinity move's, and push_cpu_stop()'s from the pushed task's class.
+ */
+static void mt_test_move_reasons(struct kunit *test)
+{
+	static const unsigned int stopper[] = {
+		MT_REASON_AFFINITY, MT_REASON_MIGRATE_ENABLE,
+		MT_REASON_EXEC_BALANCE, MT_REASON_NUMA_MIGRATE,
+	};
+	static const unsigned int fork[] = {
+		MT_REASON_SLOW_PATH, MT_REASON_RT_LOWEST_RQ, MT_REASON_FALLBACK,
+	};
+	static const char * const idle[] = { "busy", "idle", "newidle" };
+	static const char * const type[] = { "load", "util", "task", "misfit" };
+	struct task_struct *t = mt_test_made_up_task(test, "mt_moved");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned int i, j, n = 0;
+	unsigned long flags;
+	char name[32];
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	mt_test_place(t, b);
+	for (i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		for (j = 0; j < 4; j++)
+			mt_migrate_task_lb(t, c, MT_CAUSE_DETACH_TASKS, i, j);
+	mt_migrate_task_lb(t, c, MT_CAUSE_DETACH_ONE_TASK, CPU_IDLE, 2);
+	for (i = 0; i < ARRAY_SIZE(stopper); i++) {
+		mt_note(t, stopper[i]);
+		__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);
+	}
+	for (i = 0; i < ARRAY_SIZE(fork); i++) {
+		mt_note(t, fork[i]);
+		__mt_migrate_task(t, c, MT_CAUSE_WAKE_UP_NEW_TASK);
+	}
+	__mt_migrate_task(t, c, MT_CAUSE_AFFINE_MOVE_TASK);
+	t->prio = MAX_RT_PRIO - 1 - 10;
+	__mt_migrate_task(t, c, MT_CAUSE_PUSH_CPU_STOP);
+	t->prio = MAX_DL_PRIO - 1;
+	__mt_migrate_task(t, c, MT_CAUSE_PUSH_CPU_STOP);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 12 + 1 + ARRAY_SIZE(stopper) + ARRAY_SIZE(fork) + 3);
+	for (i = 0; i < CPU_MAX_IDLE_TYPES; i++) {
+		for (j = 0; j < 4; j++, n++) {
+			snprintf(name, sizeof(name), "lb_%s_%s", idle[i], type[j]);
+			KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_DETACH_TASKS);
+			KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n].reason], name);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_DETACH_ONE_TASK);
+	KUNIT_EXPECT_EQ(test, s->m[n++].reason, MT_REASON_ACTIVE_BALANCE);
+	for (i = 0; i < ARRAY_SIZE(stopper); i++, n++) {
+		KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+		KUNIT_EXPECT_EQ(test, s->m[n].reason, stopper[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(fork); i++, n++) {
+		KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_WAKE_UP_NEW_TASK);
+		KUNIT_EXPECT_EQ(test, s->m[n].reason, fork[i]);
+	}
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_AFFINE_MOVE_TASK);
+	KUNIT_EXPECT_EQ(test, s->m[n++].reason, MT_REASON_AFFINITY);
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n++].reason], "rt");
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n++].reason], "dl");
+	mt_test_reset(test);
+}
+
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 
 /*
@@ -541,6 +778,9 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_ring_chunks),
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),
+	KUNIT_CASE(mt_test_reason_table),
+	KUNIT_CASE(mt_test_wakeup_reasons),
+	KUNIT_CASE(mt_test_move_reasons),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),
