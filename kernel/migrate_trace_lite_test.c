@@ -9,11 +9,15 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/deadline.h>
 #include <linux/sched/idle.h>
+#include <linux/sched/rt.h>
+#include <linux/sched/task.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/threads.h>
@@ -430,7 +434,8 @@ static void mt_test_merge_order(struct kunit *test)
  * reasons are checked on the guests by workloads that make the scheduler
  * take them (the mt_wakeups, mt_balance and mt_smt selftests); these
  * pin what a hook makes of a decision, including those no workload on
- * QEMU can produce (harness/reasons-tested).
+ * QEMU can produce (harness/reasons-tested), and two kernel paths
+ * user space cannot reach.
  */
 static const char * const mt_test_reason_names[MT_REASON_END] = {
 	"", "wake_affine", "wake_affine_busy", "idle_target", "busy_target",
@@ -660,6 +665,261 @@ static void mt_test_move_reasons(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/*
+ * Two real paths no user space workload of the test kernels reaches: a
+ * kernel thread woken by complete_on_current_cpu() (WF_CURRENT_CPU, whose
+ * only other user is seccomp's user notification, not built in them), and
+ * an affinity change of a kernel thread inside migrate_disable(), carried
+ * out by its migrate_enable().  The thread sleeps on CPU a; the test
+ * runs on CPU b.
+ */
+struct mt_test_kthread {
+	struct completion ready, go, done;
+	struct cpumask both;
+	int b;
+};
+
+static void mt_test_kthread_park(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* Allowed on a and b, it sleeps on a until woken from b. */
+static int mt_test_current_cpu_fn(void *data)
+{
+	struct mt_test_kthread *k = data;
+
+	set_cpus_allowed_ptr(current, &k->both);
+	complete(&k->ready);
+	wait_for_completion(&k->go);
+	complete(&k->done);
+	mt_test_kthread_park();
+	return 0;
+}
+
+/* Its CPU changes from a to b while it may not migrate. */
+static int mt_test_migrate_enable_fn(void *data)
+{
+	struct mt_test_kthread *k = data;
+
+	migrate_disable();
+	complete(&k->ready);
+	/* Until the test has moved it to b (and waits for the move). */
+	while (!cpumask_equal(&current->cpus_mask, cpumask_of(k->b)))
+		usleep_range(1000, 2000);
+	migrate_enable();
+	/* Without preemption: the stopper moves it while it is queued. */
+	cond_resched();
+	complete(&k->done);
+	mt_test_kthread_park();
+	return 0;
+}
+
+/* The moves of @k's thread made by @fn, as the trace has them. */
+static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
+				struct mt_test_moves *s, int *a, int *b)
+{
+	struct mt_test_kthread *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	*a = cpumask_first(cpu_online_mask);
+	*b = cpumask_next(*a, cpu_online_mask);
+	k->b = *b;
+	init_completion(&k->ready);
+	init_completion(&k->go);
+	init_completion(&k->done);
+	cpumask_clear(&k->both);
+	cpumask_set_cpu(*a, &k->both);
+	cpumask_set_cpu(*b, &k->both);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(*b)), 0);
+	t = kthread_create(fn, k, "mt_test_kthread");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	s->pid = t->pid;
+	set_cpus_allowed_ptr(t, cpumask_of(*a));
+	wake_up_process(t);
+	wait_for_completion(&k->ready);
+	mt_test_reset(test);
+	if (fn == mt_test_current_cpu_fn) {
+		/* Asleep on a, woken from b. */
+		while (!wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
+			usleep_range(1000, 2000);
+		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+		complete_on_current_cpu(&k->go);
+	} else {
+		/* Returns once migrate_enable() moved it. */
+		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+		set_cpus_allowed_ptr(t, cpumask_of(*b));
+	}
+	wait_for_completion(&k->done);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	kthread_stop(t);
+	put_task_struct(t);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	mt_test_reset(test);
+}
+
+/*
+ * push_cpu_stop() for real: on CPU a, a SCHED_FIFO thread (m) inside
+ * migrate_disable() is preempted by a higher one (c), allowed on b too;
+ * on b, a higher one still (d) goes to sleep.  The pull toward b finds
+ * m, the highest task it could take, unable to migrate, and has the
+ * stopper push a's running task, c, to b instead: push_cpu_stop, rt.
+ */
+struct mt_test_rt {
+	struct completion ready, go;
+	struct cpumask both;
+	bool stop_d, stop;
+};
+
+static int mt_test_rt_m(void *data)
+{
+	struct mt_test_rt *k = data;
+
+	sched_set_fifo_low(current);
+	set_cpus_allowed_ptr(current, &k->both);
+	migrate_disable();
+	complete(&k->ready);
+	while (!READ_ONCE(k->stop))
+		cond_resched();
+	migrate_enable();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static int mt_test_rt_c(void *data)
+{
+	struct mt_test_rt *k = data;
+
+	sched_set_fifo(current);
+	set_cpus_allowed_ptr(current, &k->both);
+	complete(&k->ready);
+	wait_for_completion(&k->go);
+	while (!READ_ONCE(k->stop))
+		cond_resched();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static int mt_test_rt_d(void *data)
+{
+	struct sched_param sp = { .sched_priority = MAX_RT_PRIO / 2 + 10 };
+	struct mt_test_rt *k = data;
+
+	sched_setscheduler_nocheck(current, SCHED_FIFO, &sp);
+	complete(&k->ready);
+	/* Without preemption, cond_resched() is what lets RCU go on. */
+	while (!READ_ONCE(k->stop_d))
+		cond_resched();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static struct task_struct *mt_test_rt_start(struct kunit *test, int (*fn)(void *),
+					    struct mt_test_rt *k, int cpu)
+{
+	struct task_struct *t = kthread_create(fn, k, "mt_test_rt");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	set_cpus_allowed_ptr(t, cpumask_of(cpu));
+	wake_up_process(t);
+	wait_for_completion(&k->ready);
+	return t;
+}
+
+static void mt_test_push_cpu_stop(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct mt_test_rt *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct task_struct *m, *c, *d;
+	int a, b, here, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	if (num_online_cpus() < 3)
+		kunit_skip(test, "needs 3 online CPUs");
+	a = cpumask_first(cpu_online_mask);
+	b = cpumask_next(a, cpu_online_mask);
+	here = cpumask_next(b, cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(here)), 0);
+	init_completion(&k->ready);
+	init_completion(&k->go);
+	cpumask_clear(&k->both);
+	cpumask_set_cpu(a, &k->both);
+	cpumask_set_cpu(b, &k->both);
+	/* c sleeps on a; d runs on b; m runs on a, unable to migrate. */
+	c = mt_test_rt_start(test, mt_test_rt_c, k, a);
+	while (!wait_task_inactive(c, TASK_UNINTERRUPTIBLE))
+		usleep_range(1000, 2000);
+	d = mt_test_rt_start(test, mt_test_rt_d, k, b);
+	m = mt_test_rt_start(test, mt_test_rt_m, k, a);
+	s->pid = c->pid;
+	mt_test_reset(test);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	complete(&k->go);
+	/* c runs on a, m waits there, before d goes to sleep. */
+	for (i = 0; i < 1000 && !(READ_ONCE(c->on_cpu) && task_cpu(c) == a); i++)
+		usleep_range(1000, 2000);
+	WRITE_ONCE(k->stop_d, true);
+	for (i = 0; i < 1000 && task_cpu(c) != b; i++)
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	WRITE_ONCE(k->stop, true);
+	kthread_stop(m);
+	kthread_stop(c);
+	kthread_stop(d);
+	put_task_struct(m);
+	put_task_struct(c);
+	put_task_struct(d);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "rt");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
+static void mt_test_wake_current_cpu(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	mt_test_kthread_run(test, mt_test_current_cpu_fn, s, &a, &b);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_TRY_TO_WAKE_UP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "wake_current_cpu");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
+static void mt_test_migrate_enable(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	mt_test_kthread_run(test, mt_test_migrate_enable_fn, s, &a, &b);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "migrate_enable");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 
 /*
@@ -781,6 +1041,9 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_reason_table),
 	KUNIT_CASE(mt_test_wakeup_reasons),
 	KUNIT_CASE(mt_test_move_reasons),
+	KUNIT_CASE(mt_test_wake_current_cpu),
+	KUNIT_CASE(mt_test_migrate_enable),
+	KUNIT_CASE(mt_test_push_cpu_stop),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),
