@@ -24,7 +24,7 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) 
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites \
-	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only guest-topo-only
 
 all: kernel initramfs
 
@@ -136,6 +136,7 @@ report:
 # (lockdep, KASAN, UBSAN) and on the KCSAN kernel; the 32-bit kernel; and
 # a 32-CPU machine of 2 NUMA nodes with SMT threads, which ends in a panic
 # on purpose for the dump on oops.
+TOPO_SMP	:= 32,sockets=2,cores=8,threads=2
 TOPO_QEMU	:= -object memory-backend-ram,id=m0,size=512M \
 		   -object memory-backend-ram,id=m1,size=512M \
 		   -numa node,nodeid=0,cpus=0-15,memdev=m0 \
@@ -165,7 +166,13 @@ guest-i386: kernel-i386 $(B)/initramfs-i386.cpio
 guest-topo: kernel $(B)/initramfs.cpio
 	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mt_dump_on_oops=40" \
 		$(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
-		$(CHECK_TIMEOUT) 32,sockets=2,cores=8,threads=2 || true
+		$(CHECK_TIMEOUT) $(TOPO_SMP) || true
+# make guest-topo-only TESTS="mt_smt": chosen selftests on the topology
+# guest, results in out/topo-only/ (development; not part of make check).
+guest-topo-only: kernel $(B)/initramfs.cpio
+	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mttests=$$(echo $(TESTS) | tr ' ' ,)" \
+		$(H)/qemu-run.sh $(B) $(OUT)/topo-only only $(CHECK_TIMEOUT) $(TOPO_SMP)
+	@grep -h '^not ok\|^# Totals' $(OUT)/topo-only/*.tap || true
 guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo
 
 # The builds run one after the other at full speed, in the order the
