@@ -24,7 +24,8 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) 
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites \
-	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only guest-topo-only
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only guest-topo-only \
+	mutants-kernel
 
 all: kernel initramfs
 
@@ -185,6 +186,15 @@ matrix: | kernel-i386
 series: | matrix
 guest-debug: | guest-check
 guest-i386: | guest-kcsan
+
+# make mutants-kernel [MUTANTS="a b"]: each mutant of
+# harness/mutants-kernel.list (a hook naming a wrong cause or reason)
+# applied to build/linux alone, the test kernel rebuilt, its guest booted
+# with the tests that must fail; out/mutants-kernel.txt has the score.
+# On demand only, not part of make check; about an hour on 2 cores.
+mutants-kernel: kernel $(B)/initramfs.cpio
+	@JOBS=$(JOBS) CHECK_TIMEOUT=$(CHECK_TIMEOUT) TOPO_QEMU="$(TOPO_QEMU)" \
+		TOPO_SMP="$(TOPO_SMP)" $(H)/mutants-kernel.sh $(TOP) $(MUTANTS)
 
 # make check: host checks, every configuration, the guest runs, one prove.
 check:
