@@ -23,9 +23,9 @@ GUEST_C		:= $(wildcard $(ST)/*.c)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
-	initramfs report clean help series bench bench-tools guests hook-sites \
-	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-only guest-topo-only \
-	mutants-kernel
+	initramfs report clean help series bench bench-tools guests hook-sites mutants \
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only \
+	guest-topo-only mutants-kernel
 
 all: kernel initramfs
 
@@ -36,6 +36,7 @@ help:
 	@echo "make hook-sites  the disabled hooks' machine code, on against off (out/hook-sites.txt)"
 	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
+	@echo "make mutants  mutation testing of the analysis tools' tests (out/mutants.txt)"
 	@echo "make clean   remove build/ and out/"
 
 # Stamp files: deps once per machine state, the tree on any change.
@@ -50,10 +51,14 @@ $(B)/.tree: $(B)/.deps $(MIRROR) $(H)/sync-tree.sh
 	@$(H)/sync-tree.sh $(TOP) $(B)
 	@touch $@
 
-# The run/test kernel.
-$(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/configure.sh
+# The run/test kernel; it is make bench's too: kernel-test.config adds
+# what its selftests need (schedstats), kernel-bench.config only enables
+# what the peers (perf, trace-cmd, bpftrace) need in the guest.
+$(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-test.config \
+		$(H)/kernel-bench.config $(H)/configure.sh
 	@echo "  CONFIG  build/kernel"
-	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config
+	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config $(H)/kernel-test.config \
+		$(H)/kernel-bench.config
 
 kernel: $(B)/kernel/.config
 	@echo "  BUILD   build/kernel (bzImage)"
@@ -123,6 +128,13 @@ $(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migra
 $(B)/initramfs-i386.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree
 	@echo "  GEN     build/initramfs-i386.cpio"
 	@ARCH=i386 $(H)/mkinitramfs.sh $(TOP) $(B) $@
+# The bench initramfs: the test one, then Debian's perf, trace-cmd and
+# bpftrace with their libraries (bpftrace brings LLVM) and the test
+# kernel's headers (bpftrace compiles with them): about 300 MB.
+$(B)/initramfs-bench.cpio: $(B)/initramfs.cpio $(H)/mkinitramfs-peers.sh $(H)/deps.txt \
+		$(B)/kernel/.config | kernel
+	@echo "  GEN     build/initramfs-bench.cpio"
+	@$(H)/mkinitramfs-peers.sh $(TOP) $(B) $(B)/kernel $(B)/initramfs.cpio $@
 
 # make run: demo workload under tracing, trace in out/run/, report.
 run: kernel $(B)/initramfs.cpio
@@ -174,7 +186,12 @@ guest-topo-only: kernel $(B)/initramfs.cpio
 	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mttests=$$(echo $(TESTS) | tr ' ' ,)" \
 		$(H)/qemu-run.sh $(B) $(OUT)/topo-only only $(CHECK_TIMEOUT) $(TOPO_SMP)
 	@grep -h '^not ok\|^# Totals' $(OUT)/topo-only/*.tap || true
-guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo
+# The bench initramfs on the test kernel: perf, trace-cmd and bpftrace
+# run once each (the peers of make bench); 2 CPUs as make bench.
+guest-peers: kernel $(B)/initramfs-bench.cpio
+	@INITRD=$(B)/initramfs-bench.cpio MEM=$(BENCH_MEM) $(H)/qemu-run.sh $(B) \
+		$(OUT)/check-peers peers $(CHECK_TIMEOUT) 2 || true
+guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers
 
 # The builds run one after the other at full speed, in the order the
 # guests need them; each guest (one QEMU thread) boots as soon as its
@@ -186,6 +203,7 @@ matrix: | kernel-i386
 series: | matrix
 guest-debug: | guest-check
 guest-i386: | guest-kcsan
+guest-peers: | guest-topo
 
 # make mutants-kernel [MUTANTS="a b"]: each mutant of
 # harness/mutants-kernel.list (a hook naming a wrong cause or reason)
@@ -204,18 +222,26 @@ check:
 	@MT_TOP=$(TOP) prove -j$(JOBS) -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
 		$(H)/check-summary.pl $(OUT)/check/prove.log; exit $$rc
 
-# make bench: the kernel benchmark against ftrace (2 vCPUs, interleaved
-# rounds, medians) and the analysis tools' benchmark; out/bench.txt.
+# make bench: the kernel benchmark against ftrace and the peers (2 vCPUs,
+# interleaved rounds, medians) and the analysis tools' benchmark;
+# out/bench.txt.
 # The per-event part runs a second time under -icount, where a guest
 # nanosecond is one guest instruction: exact counts, whatever the host.
 # Section 5 (the disabled cost) comes from make hook-sites, run first so
 # that it describes the sources benchmarked; a failed check is reported
 # in the table, not fatal here.
-BENCH_TIMEOUT	?= 900
-bench: kernel $(B)/initramfs.cpio
+# The guests boot the bench initramfs: the peers (perf, trace-cmd,
+# bpftrace) are measured in the same rounds, and checked once.
+BENCH_TIMEOUT	?= 1800
+# The bench initramfs needs more memory than the test one (about 300 MB
+# unpacked, then bpftrace's LLVM at work).
+BENCH_MEM	?= 2G
+bench: kernel $(B)/initramfs-bench.cpio
 	@$(MAKE) -s hook-sites || true
-	@$(H)/qemu-run.sh $(B) $(OUT)/bench bench $(BENCH_TIMEOUT) 2
-	@QEMU_OPTS="-icount shift=0" APPEND="MT_BENCH_PARTS=events MT_BENCH_ROUNDS=3" \
+	@INITRD=$(B)/initramfs-bench.cpio MEM=$(BENCH_MEM) \
+		$(H)/qemu-run.sh $(B) $(OUT)/bench bench $(BENCH_TIMEOUT) 2
+	@INITRD=$(B)/initramfs-bench.cpio MEM=$(BENCH_MEM) QEMU_OPTS="-icount shift=0" \
+		APPEND="MT_BENCH_PARTS=events MT_BENCH_ROUNDS=3" \
 		$(H)/qemu-run.sh $(B) $(OUT)/bench-icount bench $(BENCH_TIMEOUT) 2
 	@$(H)/bench-report.pl $(OUT)/bench/bench.raw \
 		"$$(nproc) x $$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)" \
@@ -228,6 +254,13 @@ bench: kernel $(B)/initramfs.cpio
 bench-tools: deps
 	@mkdir -p $(OUT)
 	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt
+
+# Mutation testing of the tools' tests: each mutant of harness/mutants.txt
+# in a scratch copy (build/mutants/), its tests run there, 2 at a time;
+# the score and the survivors in out/mutants.txt.  Host only, not part
+# of make check.
+mutants: deps
+	@perl $(H)/mutants.pl --jobs 2 --out $(OUT)/mutants.txt --scratch $(B)/mutants
 
 clean:
 	rm -rf $(B) $(OUT)

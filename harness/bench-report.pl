@@ -21,7 +21,7 @@ my ($raw, $host, $sites_file, $icount_raw) = @ARGV;
 die "$P: usage: $P BENCH.RAW HOST-DESCRIPTION [HOOK-SITES [ICOUNT.RAW]]\n" unless defined $host;
 open(my $fh, '<', $raw) or die "$P: $raw: $!\n";
 
-my (%ev, %work, %migs, %read, %size, %stream, $info);
+my (%ev, %work, %migs, %read, %size, %stream, %peer, %cap, $info);
 while (<$fh>) {
 	my @w = split;
 	next unless @w;
@@ -38,6 +38,15 @@ while (<$fh>) {
 		push @{$size{$w[1]}}, $w[2];
 	} elsif ($w[0] eq 'stream' && @w >= 6) {
 		$stream{$w[1]} = [@w[2 .. $#w]];
+	} elsif ($w[0] eq 'peer' && @w == 6) {
+		# peer NAME FIRED RECEIVED LOST SECONDS-TO-ATTACH, a round each
+		push @{$peer{$w[1]}}, [@w[2 .. 5]];
+	} elsif ($w[0] eq 'peer' && @w == 3) {
+		push @{$peer{$w[1]}}, ['failed'];
+	} elsif ($w[0] =~ /^cap(-fork|-marks)?$/) {
+		# cap NAME MOVES SAME-AS-FTRACE SAME-ORDER LOST; cap-fork N;
+		# cap-marks MT TRACE-CMD
+		$cap{$w[0] eq 'cap' ? $w[1] : $w[0]} = [@w[($w[0] eq 'cap' ? 2 : 1) .. $#w]];
 	}
 }
 close($fh);
@@ -94,6 +103,18 @@ sub event_table {
 	return @t;
 }
 
+# The peers (section 7), as bench.sh names them.
+my @peers = qw(tracecmd perf btcount btprint);
+my %peer_label = (ftrace => 'ftrace sched_migrate_task, no reader',
+		  tracecmd => 'trace-cmd record -e sched_migrate_task',
+		  perf => 'perf record -e sched:sched_migrate_task -a',
+		  btcount => 'bpftrace, count by CPU pair (per-CPU map)',
+		  btprint => 'bpftrace, printf of every event',
+		  mt => 'mt trace (a)', mtpipe => 'mt trace, trace_pipe reader (a2)',
+		  mstat => 'mstat (b)');
+# The rows that record per-event data (1, 2, 3, 5): our trace's targets.
+my @per_event = qw(ftrace tracecmd perf btprint);
+
 my %icount;
 if (defined $icount_raw && open(my $ih, '<', $icount_raw)) {
 	while (<$ih>) {
@@ -119,7 +140,7 @@ for my $w (qw(affinity pingpong)) {
 	my $base = median($work{$w}{none});
 	push @out, sprintf('   %-10s %-8s %10s %10s %12s', $w, 'config', 'ms', 'throughput',
 			   $w eq 'affinity' ? 'ns/migration' : '');
-	for my $c (qw(none mt mstat both ftrace)) {
+	for my $c (qw(none mt mstat both ftrace), grep { $work{$w}{$_} } @peers) {
 		my $m = median($work{$w}{$c});
 		my $extra = $w eq 'affinity' && $c ne 'none'
 			? sprintf('%12.0f', ($m - $base) / $migs{affinity}) : '';
@@ -210,4 +231,119 @@ if ($stream{mt} && $stream{ftrace}) {
 } else {
 	push @out, '   not measured (no stream lines in the raw data)';
 }
+push @out, peers_section(%icount ? \%icount : \%ev, %icount ? 'insns' : 'ns') if grep { $ev{$_} } @peers;
+push @out, capabilities() if %cap;
 print "$_\n" for @out;
+
+# Section 7: each peer's per-event cost against ftrace's and the cheapest
+# per-event peer, in UNIT (instructions when the -icount run is there),
+# TCG's ns beside; what each received; the targets.
+sub peers_section {
+	my ($e, $unit) = @_;
+	my @s = ('', '7. Peers: the same tracepoint, each tool attached as its documentation shows (same runs)');
+	my $ft = median($e->{ftrace});
+	my ($cheap) = sort { median($e->{$a}) <=> median($e->{$b}) } grep { $e->{$_} } @per_event;
+	my $cm = median($e->{$cheap});
+	push @s, sprintf('   %-3s %-44s %8s %8s %8s %9s %6s  %s', 'row', 'tool', $unit, 'x ftrace',
+			 'x peer', 'TCG ns', 'IQR %', 'received/fired, lost, attach s');
+	my $row = 0;
+	my %rowno = (ftrace => 1, tracecmd => 2, perf => 3, btcount => 4, btprint => 5, mt => 6,
+		     mtpipe => 6, mstat => 7);
+	for my $v (qw(ftrace tracecmd perf btcount btprint mt mtpipe mstat)) {
+		my $m = median($e->{$v});
+		next unless defined $m;
+		my $tcg = median($ev{$v});
+		my $noise = $tcg ? 100 * iqr($ev{$v}) / $tcg : 0;
+		my $recv = '';
+		if (my $r = $peer{$v}) {
+			my @ok = grep { @$_ == 4 } @$r;
+			my $all = grep { $_->[1] >= $_->[0] } @ok;
+			my ($f, $g, $l) = (0, 0, 0);
+			for (@ok) { $f += $_->[0]; $g += $_->[1]; $l += $_->[2]; }
+			$recv = sprintf('%d/%d (%d of %d rounds all), lost %d, %.0f s', $g, $f, $all,
+					scalar(@$r), $l, median([map { $_->[3] } @ok]) // 0);
+		}
+		push @s, sprintf('   %-3s %-44s %8.1f %8.3f %8.3f %9.1f %6.1f  %s', $rowno{$v}, $peer_label{$v},
+				 $m, $m / $ft, $m / $cm, $tcg // 0, $noise, $recv) =~ s/\s+$//r;
+	}
+	my ($mt, $ms, $bc) = (median($e->{mt}), median($e->{mstat}), median($e->{btcount}));
+	push @s, "   x peer: against the cheapest per-event peer (rows 1, 2, 3, 5), here $peer_label{$cheap};";
+	push @s, '   received: the events of the firing shell that the tool reported, against the calls fired';
+	push @s, "   (bpftrace's count: its CPU pair 1 -> 0 after the calls), summed over the rounds.";
+	push @s, sprintf('   target: mt trace costs less than every per-event peer: %.1f < %.1f %s',
+			 $mt, $cm, verdict($mt < $cm));
+	push @s, sprintf('   aim: mt trace <= 0.5 x the cheapest per-event peer: %.3f x %s', $mt / $cm,
+			 verdict($mt <= 0.5 * $cm));
+	push @s, sprintf('   target: mstat costs less than bpftrace\'s count: %.1f < %.1f (%.3f x) %s',
+			 $ms, $bc, $ms / $bc, verdict($ms < $bc)) if defined $bc && defined $ms;
+	# Attached: each round, the tool reported events of the firing shell.
+	# Whether it kept all of them is the tool's own business: reported.
+	if (%peer) {
+		my @off = grep { grep { @$_ != 4 || !$_->[1] } @{$peer{$_} // []} } @peers;
+		my @all = map { my $r = $peer{$_} // [];
+				sprintf('%s %d of %d', $_, scalar(grep { @$_ == 4 && $_->[1] >= $_->[0] } @$r),
+					scalar(@$r)) } grep { $peer{$_} } @peers;
+		push @s, '   every peer attached in every round (it received events of the firing shell): ' .
+			(@off ? "MISS (@off)" : 'PASS');
+		push @s, '   rounds in which a peer received every event fired: ' . join(', ', @all);
+	}
+	return @s;
+}
+
+# Section 8: what each tool tells about a migration; "*" marks a cell
+# checked in this run (below the table), "!" one whose check failed.
+sub capabilities {
+	my %c = %cap;
+	my $fork = $c{'cap-fork'}[0] // 0;
+	my ($mtmarks, $tcmarks) = @{$c{'cap-marks'} // [0, 0]};
+	my $ref = $c{ftrace};
+	# Same moves as ftrace, task by task (MOVES SAME SAME-ORDER LOST).
+	my %same = map { $_ => $c{$_} && $c{$_}[1] } qw(ftrace tracecmd perf btprint mt btcount);
+	my $nofork = $fork > 0 && $same{mt};
+	my $mark = sub { my ($ok, $text) = @_; return $text . ($ok ? '*' : '!'); };
+	my @tools = qw(ftrace tracecmd perf btcount btprint mt mstat);
+	my @rows = (
+		['from/to CPU, pid', map({ $mark->($same{$_}, 'yes') } qw(ftrace tracecmd perf)),
+		 $mark->($same{btcount}, 'pair'), $mark->($same{btprint}, 'yes'), $mark->($same{mt}, 'yes'),
+		 'counts'],
+		['fork placement', map({ $mark->($nofork && $same{$_}, 'no') } qw(ftrace tracecmd perf btcount btprint)),
+		 $mark->($fork > 0, 'yes'), 'yes'],
+		['cause, reason', 'no', 'no', 'no', 'no', 'no', 'yes', 'yes'],
+		['marks', 'marker', $mark->($tcmarks > 0, 'marker'), 'no', 'no', 'no', $mark->($mtmarks >= 2, 'yes'), 'no'],
+		['flight recorder', 'yes', 'yes', 'yes', 'no', 'no', 'yes', '-'],
+		['per-period counters', 'no', 'no', 'stat -I', 'interval', 'no', 'tools', 'yes'],
+		['loss accounting', map({ $mark->($c{$_} && defined $c{$_}[3], 'yes') } qw(ftrace tracecmd perf)),
+		 '-', $mark->($c{btprint} && defined $c{btprint}[3], 'yes'), $mark->($c{mt} && defined $c{mt}[3], 'yes'), '-'],
+		['time order across CPUs', map({ $mark->($c{$_} && $c{$_}[2], 'yes') } qw(ftrace tracecmd perf)),
+		 '-', 'no' . ($c{btprint} && !$c{btprint}[2] ? '*' : ''), $mark->($c{mt} && $c{mt}[2], 'yes'), '-'],
+		['analysis', 'no', 'no', 'per task', 'matrix', 'no', 'all', 'series'],
+	);
+	my @s = ('', '8. What each tool tells about a migration ("*" checked in this run, "!" its check failed)');
+	my $fmt = '   %-24s' . ' %-9s' x @tools;
+	push @s, sprintf($fmt, 'capability', qw(ftrace trace-cmd perf bt-count bt-print mt mstat));
+	push @s, sprintf($fmt, @$_) =~ s/\s+$//r for @rows;
+	push @s, '   checked: every peer attached at once, a reference ftrace instance and mt around forks,',
+		'   an affinity hop between two marks and a trace_marker line; the moves of the tasks created',
+		'   in the window, task by task:';
+	for my $t (qw(ftrace tracecmd perf btprint mt)) {
+		next unless $c{$t};
+		my ($n, $set, $order, $lost) = @{$c{$t}};
+		push @s, sprintf('     %-9s %5d moves, %s ftrace\'s%s, lost %s', $t, $n,
+				 $set ? 'the same as' : 'NOT the same as',
+				 $order ? ', in the same order' : ', not in its order', $lost // '?');
+	}
+	push @s, sprintf('     %-9s %5d events by CPU pair, %s', 'bt-count', $c{btcount}[0],
+			 $c{btcount}[1] ? 'each pair at least ftrace\'s count (no pid to compare by)' :
+			 'a pair BELOW ftrace\'s count') if $c{btcount};
+	push @s, sprintf('     fork placements: mt %d (wake_up_new_task), in no peer: their moves equal mt\'s other moves: %s',
+			 $fork, verdict($nofork));
+	push @s, sprintf('     marks: mt %d, trace-cmd %d trace_marker line(s)', $mtmarks, $tcmarks);
+	push @s, '   not checked here: cause and reason (the event has no such field; mt_reasons tests ours),',
+		'   flight recorders (mt_flight), per-period counters (mt_stat), the analyses (t/30-t/43);',
+		'   marker: ftrace\'s trace_marker; stat -I: perf stat counts per interval; interval: a',
+		'   bpftrace interval probe; tools: migrate_stats --period; all: migrate_stats\' matrix, per',
+		'   task, topology classes, ping-pong; series: stat rows per cause and reason;',
+		'   bt-print\'s order: per-CPU buffers read as polled, no time in the one-liner: not',
+		'   guaranteed, whatever a slow workload\'s order in this run.';
+	return @s;
+}

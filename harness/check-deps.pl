@@ -3,7 +3,8 @@
 #
 # Every external command our scripts call is provided: on the host by a
 # package of harness/deps.txt, in the guest by the busybox we boot (or by
-# one of our guest programs).  The scripts are read as a shell would read
+# one of our guest programs, or by a package of the "#guest" line of
+# deps.txt, which the bench initramfs carries).  The scripts are read as a shell would read
 # them, roughly: the first word of each command (after pipes, lists,
 # command substitutions, keywords, assignments and wrappers such as
 # timeout or xargs) is a command; quoted programs (awk, perl -e) are not.
@@ -33,8 +34,10 @@ my %wrapper = map { $_ => 1 } qw(command exec env nohup time timeout xargs nice 
 				  setsid taskset);
 
 my %host_ok;	# command => package
+my %guest_pkg;	# the packages copied into the bench initramfs ("#guest")
 open(my $fh, '<', "$top/harness/deps.txt") or die "$P: harness/deps.txt: $!\n";
 while (<$fh>) {
+	$guest_pkg{$_} = 1 for /^#guest\s+(.*)/ ? split(' ', $1) : ();
 	next if /^\s*(#|$)/;
 	my ($pkg, @cmds) = split;
 	$host_ok{$_} = $pkg for grep { $_ ne '-' } @cmds;
@@ -48,6 +51,7 @@ chomp(my @applets = <$fh>);
 close($fh);
 die "$P: $applets_file lists no applet\n" unless @applets;
 $guest_ok{$_} = 'busybox' for @applets, 'busybox';
+$guest_ok{$_} = $host_ok{$_} for grep { $guest_pkg{$host_ok{$_}} } keys %host_ok;
 
 sub basename { my ($f) = @_; $f =~ s@.*/@@; return $f; }
 
@@ -243,7 +247,7 @@ sub is_perl {
 # Functions defined in shell libraries the scripts source.
 my %lib_funcs;
 for my $lib ("$top/t/lib.sh", "$top/harness/guest/lib.sh",
-	     "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
+	     "$top/harness/guest/peers-lib.sh", "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
 	next unless -f $lib;
 	my %c = shell_commands(slurp($lib));
 	$lib_funcs{$_} = 1 for map { s/^fn://r } grep { /^fn:/ } keys %c;
@@ -278,7 +282,7 @@ sub judge {
 	my $n = scalar(grep { !/^fn:/ } keys %cmds);
 	push @results, [!@bad, @bad ?
 		"$name ($where): not provided: @bad" .
-		($where eq 'host' ? ' (add the package to harness/deps.txt)' : ' (not a busybox applet)') :
+		($where eq 'host' ? ' (add the package to harness/deps.txt)' : ' (not a busybox applet nor a command of a #guest package)') :
 		"$name ($where): its $n commands are provided"];
 }
 

@@ -79,6 +79,7 @@ die "$P: usage: $P [--off DIR] [--accept FILE] [--table FILE] ON-DIR OBJECT...\n
 
 my $KEY = 'mt_hooks_key';
 my $NOTES = 'mt_notes';
+my $REQUEST = 'stopper request';
 my $HOOK = qr/^__mt_(?:migrate_task|migrate_wakeup|note|copy_process|set_task_comm)$/;
 
 # Cause and reason names, from the enums of the header.
@@ -616,14 +617,27 @@ sub check_site {
 			$why = (@stores > 1 ? 'task, ' : '') .
 				(defined $imm ? "reason $imm" . ($reason_name[$imm] ? " $reason_name[$imm]" : '')
 					      : 'reason computed');
+		} elsif (!$hook) {
+			# mt_arg_set_reason(): a constant reason byte into a
+			# stopper's request (struct migration_arg), then back.
+			my @set = grep { $_->{text} =~ /^movb\s+\$/ } @block;
+			my @rest = grep { $_->{text} !~ /^(?:movb\s+\$|jmp\s)/ } @block;
+			my ($imm) = map { /^\$(0x[0-9a-f]+|\d+),/ ? hexval($1) : () }
+				map { (split_insn($_->{text}))[1] } @set;
+			if (@set == 1 && !@rest && defined $imm && $reason_name[$imm]) {
+				$hook = $REQUEST;
+				$why = "reason $imm $reason_name[$imm]";
+			}
 		}
 		if ($hook) {
 			$nhooked++;
 		} else {
-			push @bad, "its out-of-line block neither calls __mt_*() nor stores to $NOTES";
+			push @bad, "its out-of-line block neither calls __mt_*() nor stores to $NOTES" .
+				" nor a reason into a $REQUEST";
 		}
 	}
 	my $does = !$hook ? '' : $hook eq $NOTES ? "out of line it stores the note in $NOTES" :
+		$hook eq $REQUEST ? "out of line it stores the reason into a $REQUEST" :
 		"out of line it calls $hook";
 	tap(!@bad, "$name: $obj $where: " .
 	    (@bad ? join('; ', @bad) : join(', ', $nop, $does) . ($why ne '' ? " ($why)" : '')));

@@ -6,7 +6,9 @@
 # family), each return and each assignment of the chosen CPU must go
 # through mt_noted() (or be followed by mt_note()), unless it only keeps
 # the task's CPU, as harness/reason-exclusions lists with a reason; and
-# every reason of enum mt_reason is noted or inferred somewhere.  Prints TAP.
+# every reason of enum mt_reason is noted or inferred somewhere: produced
+# by code, which the enum and the tables that only name a reason are not.
+# Prints TAP.
 #
 #   check-reasons.pl TREE EXCLUSIONS
 use strict;
@@ -65,12 +67,25 @@ sub function_body {
 	return undef;
 }
 
+# The reasons TEXT produces: not the enum that names them all, nor the
+# table of names ([MT_REASON_X] = "x"), a comparison (== or !=
+# MT_REASON_X) or a case label, which read one; comments aside.
+sub produced {
+	my ($text) = @_;
+	$text =~ s@/\*.*?\*/@@gs;
+	$text =~ s@//[^\n]*@@g;
+	$text =~ s/enum mt_reason \{.*?\};//s;
+	$text =~ s/(?:[=!]=\s*|\bcase\s+)MT_REASON_\w+//g;
+	$text =~ s/MT_REASON_\w+\s*[=!]=//g;
+	return $text =~ /(?<!\[)\b(MT_REASON_\w+)\b(?!\])/g;
+}
+
 my (@results, %seen_excl, %used);
 for my $file (sort keys %decisions) {
 	my $text = slurp("$tree/$file");
+	$used{$_} = 1 for produced($text);
 	$text =~ s@/\*.*?\*/@@gs;
 	$text =~ s@//[^\n]*@@g;
-	$used{$1} = 1 while $text =~ /\b(MT_REASON_\w+)/g;
 	for my $func (sort keys %{$decisions{$file}}) {
 		my $var = $decisions{$file}{$func};
 		my $body = function_body($text, $func);
@@ -100,12 +115,10 @@ for my $file (sort keys %decisions) {
 	}
 }
 
-# Every reason is noted in the scheduler, or inferred by the hooks.
-my $hooks = slurp("$tree/kernel/migrate_trace_lite.c");
-$hooks =~ s@/\*.*?\*/@@gs;
+# Every reason is noted in the scheduler, or inferred by the hooks (their
+# slow paths, and the inline ones of the header).
 my $h = slurp("$tree/include/linux/migrate_trace_lite.h");
-my $all = "$hooks$h";
-$used{$1} = 1 while $all =~ /(?<!\[)\b(MT_REASON_\w+)\b(?!\])/g;
+$used{$_} = 1 for produced(slurp("$tree/kernel/migrate_trace_lite.c")), produced($h);
 my ($body) = $h =~ /enum mt_reason \{(.*?)\};/s;
 push @results, [defined $body ? 1 : 0, "include/linux/migrate_trace_lite.h defines enum mt_reason"];
 for my $r ($body ? $body =~ /^\s*(MT_REASON_\w+)/mg : ()) {

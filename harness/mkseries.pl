@@ -376,7 +376,8 @@ targets.  migrate_stats filters, lists and summarizes a trace in one
 pass (windows by mark, time or timestamp; per-cause, per-reason and
 per-task counts; from/to CPU matrices; topology classes; ping-pongs;
 per-period series); its parts are perl modules in scripts/MigrateTrace/
-(the reader, the summaries, the period series, topology and ping-pongs,
+(the rules of a trace, which migrate_top and migrate_ctf read by too,
+the reader, the summaries, the period series, topology and ping-pongs,
 timestamps), which it finds next to its real path (Cwd's abs_path).
 migrate_extract queries a stat file and extracts a field as a rate
 series; migrate_plot draws such series, from/to CPU heatmaps and

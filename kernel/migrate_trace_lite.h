@@ -55,12 +55,13 @@ void mt_hooks_put(bool *held);
  * The clock of both facilities is local_clock(), the scheduler's clock of
  * the CPU that logs: the kernel's own interface, on every architecture.
  * A trace's header names it and gives its offset from sched_clock(),
- * ftrace's "local" clock, so that both traces of one run line up.  One
+ * ftrace's "local" clock (perf's default clock is local_clock() itself),
+ * so that both traces of one run line up.  One
  * CPU's times can step back (a clock found unstable, a suspend); the
  * rings keep each CPU's records in time order all the same, see
  * mt_ring_write_slow().
  */
-#define MT_CLOCK_NAME	"local"
+#define MT_CLOCK_NAME	"local_clock"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
@@ -72,6 +73,7 @@ enum mt_event {
 	MT_EV_MARK,
 	MT_EV_LOST,		/* records lost just before this point */
 	MT_EV_SAVED_COMM,	/* a name kept for a pid whose records are gone */
+	MT_EV_CLAMPED,		/* the next record's clock stepped back */
 	MT_EV_END,
 	MT_EV_TIME = MT_EV_END,	/* in the ring only: a new time base */
 };
@@ -132,6 +134,12 @@ struct mt_rec_time {
 	u64 ts;
 };
 
+/* The record after this one was logged @ns before its time says. */
+struct mt_rec_clamped {
+	struct mt_rec hdr;
+	u64 ns;
+};
+
 /*
  * Each CPU's buffer is a ring of equal chunks.  A chunk holds whole
  * records only; its header says which chunk of the CPU's trace it is
@@ -182,8 +190,12 @@ struct mt_ring {
 	 * read by the consuming reader (see mt_writer_begin()).
 	 */
 	int busy;
-	/* The consuming reader writes these, under its lock (pipe.c). */
-	unsigned long read_seq;		/* oldest chunk not consumed */
+	/*
+	 * The consuming reader writes these, under its lock (pipe.c), on
+	 * cache lines of their own: not those the writer dirties per record.
+	 * @read_seq: the oldest chunk not consumed.
+	 */
+	unsigned long read_seq ____cacheline_aligned_in_smp;
 	struct mt_cursor rd;		/* next record not consumed */
 	u64 overtaken;			/* records an overtaken reader missed */
 	bool drop_reported;		/* its lost line was handed out */
@@ -321,6 +333,7 @@ unsigned long mt_ring_clamped(int cpu);
 u64 mt_ring_overwritten(int cpu);
 bool mt_ring_empty(void);
 unsigned long mt_ring_used(void);
+void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur);
 void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur);
 struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts);
 void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec);
@@ -382,6 +395,7 @@ unsigned int mt_format_clock(char *buf, int cpu, const struct mt_cpu_start *s);
 unsigned int mt_format_name(char *buf, unsigned int type, int cpu, u64 ts,
 			    pid_t pid, const char *comm);
 unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count);
+unsigned int mt_format_clamped(char *buf, int cpu, u64 ts, u64 ns);
 void mt_show_header(struct seq_buf *s, bool live);
 size_t mt_header_max(void);
 void mt_output_init(struct dentry *dir);
@@ -394,6 +408,7 @@ bool mt_oops_dumped(void);
 void mt_oops_line(const char *line, unsigned int len);
 void mt_oops_dump(void);
 int mt_oops_set_records(unsigned long n);
+extern unsigned long mt_oops_records;
 
 /* migrate_trace_lite_pipe.c */
 void mt_pipe_init(struct dentry *dir);
@@ -599,12 +614,14 @@ static __always_inline void ms_count(unsigned int why, u64 now)
  * Count a move when the stat collects alone: no clock is read until the
  * tick count nears the period's end (ms_period_end_tick), after which
  * every move reads it, so that each lands in the period of its time.
+ * 32-bit reads it always (see migrate_trace_lite_stat.c).
  */
 static __always_inline void ms_count_untimed(unsigned int why)
 {
 	unsigned int col = ms_col[why & 0xff][why >> 8];
 
-	if (unlikely(time_after_eq(jiffies, raw_cpu_read(ms_period_end_tick)))) {
+	if (BITS_PER_LONG == 32 ||
+	    unlikely(time_after_eq(jiffies, raw_cpu_read(ms_period_end_tick)))) {
 		ms_count_untimed_slow(col);
 		return;
 	}

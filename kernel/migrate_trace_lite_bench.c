@@ -88,7 +88,9 @@ static int mt_bench_dumpwalk(unsigned long n)
 	int ret;
 
 	mutex_lock(&mt_mutex);
-	ret = mt_trace_running() || !mt_trace_started() ? -EBUSY : 0;
+	/* Not while a consuming reader moves its place in the rings. */
+	ret = mt_trace_running() || !mt_trace_started() || mt_pipe_busy() ?
+	      -EBUSY : 0;
 	if (!ret)
 		ret = mt_snap_alloc(&snap);
 	if (ret)

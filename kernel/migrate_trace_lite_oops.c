@@ -39,7 +39,7 @@
 /* How long a reset waits for a dump in progress. */
 #define MT_OOPS_HOLD_MSEC	10000
 
-static unsigned long mt_oops_records;
+VISIBLE_IF_KUNIT unsigned long mt_oops_records;
 /*
  * A panic cannot allocate: the dump's memory is set aside when a dump is
  * first asked for (boot parameter, or dump_on_oops), and kept.
@@ -75,22 +75,27 @@ __setup("mt_dump_on_oops", mt_oops_setup);
  * The buffers are about to be freed (reset, failed start): wait for a
  * dump on another CPU to finish, and keep later ones out.  The wait is
  * bounded: a dump that a second oops killed never finishes, and one
- * printing to a slow console may take long.  Its buffers are then kept.
- * Return: 0, or -EBUSY if a dump still runs after MT_OOPS_HOLD_MSEC.
+ * printing to a slow console may take long.  Its buffers are then kept,
+ * and a dump that outlasted one wait is not waited for again.  Under
+ * mt_mutex.  Return: 0, or -EBUSY if a dump still runs.
  */
 int mt_oops_hold(void)
 {
 	unsigned long until = jiffies + msecs_to_jiffies(MT_OOPS_HOLD_MSEC);
+	static bool stuck;
 	int old;
 
 	for (;;) {
 		old = atomic_read(&mt_oops_state);
 		if (old == MT_OOPS_DUMPING) {
-			if (time_after(jiffies, until))
+			if (stuck || time_after(jiffies, until)) {
+				stuck = true;
 				return -EBUSY;
+			}
 			msleep(20);
 			continue;
 		}
+		stuck = false;
 		if (atomic_try_cmpxchg(&mt_oops_state, &old, MT_OOPS_FREEING))
 			return 0;
 	}
@@ -214,7 +219,7 @@ VISIBLE_IF_KUNIT void mt_oops_dump(void)
 		mt_oops_line(line, mt_snap_format(&mt_oops_snap, cpu, line));
 		mt_snap_next(&mt_oops_snap);
 	}
-	pr_emerg(MT_OOPS_PREFIX "# end of dump\n");
+	mt_oops_line("# end of dump\n", 14);
 out:
 	atomic_set(&mt_oops_state, MT_OOPS_DONE);
 }

@@ -26,6 +26,8 @@ struct mt_order {
 	unsigned int backwards;		/* a line before the one above it */
 	unsigned int cpu_backwards;	/* a line before its CPU's last */
 	unsigned int stepped;		/* moves of the made-up task */
+	unsigned int clamped;		/* clamped lines */
+	bool ended;			/* the dump's last line was seen */
 };
 
 static void mt_order_init(struct kunit *test, struct mt_order *o)
@@ -56,6 +58,8 @@ static void mt_order_see_line(struct mt_order *o, const char *line)
 	if (sscanf(line, "0x%llx %u", &ts, &cpu) != 2 || cpu >= nr_cpu_ids)
 		return;
 	mt_order_see(o, cpu, ts);
+	if (sscanf(line, "0x%*x %*u . . 0 %u", &from) == 1 && from == MT_EV_CLAMPED)
+		o->clamped++;
 	if (sscanf(line, "0x%*x %*u %u %u %u", &from, &to, &pid) == 3 &&
 	    pid == PID_MAX_LIMIT)
 		o->stepped++;
@@ -67,6 +71,7 @@ static void mt_order_see_rec(int cpu, const struct mt_rec *rec, u64 ts, void *ar
 	struct mt_order *o = arg;
 
 	mt_order_see(o, cpu, ts);
+	o->clamped += rec->type == MT_EV_CLAMPED;
 	if (rec->type < MT_CAUSE_END &&
 	    ((const struct mt_rec_migrate *)rec)->pid == PID_MAX_LIMIT)
 		o->stepped++;
@@ -81,6 +86,7 @@ static void mt_order_oops_line(const char *line, unsigned int len)
 	len = min_t(unsigned int, len, MT_LINE_MAX);
 	memcpy(buf, line, len);
 	buf[len] = '\0';
+	o->ended = !strcmp(buf, "# end of dump\n");
 	mt_order_see_line(o, buf);
 }
 
@@ -126,6 +132,8 @@ static void mt_expect_ordered(struct kunit *test, struct mt_order *o,
 	KUNIT_EXPECT_EQ_MSG(test, o->backwards, 0, "%s: not in time order", output);
 	KUNIT_EXPECT_EQ_MSG(test, o->stepped, 2 * ARRAY_SIZE(mt_steps_ms),
 			    "%s: moves of the stepped clock missing", output);
+	/* Each step back has its clamped line, in every output. */
+	KUNIT_EXPECT_GE_MSG(test, o->clamped, 4, "%s: clamped lines missing", output);
 }
 
 /*
@@ -136,8 +144,8 @@ static void mt_expect_ordered(struct kunit *test, struct mt_order *o,
 static void mt_test_stepped_clock(struct kunit *test)
 {
 	struct mt_steps a = { .t = mt_test_made_up_task(test, "mt_stepped") };
+	unsigned long clamped = 0, dump_records = READ_ONCE(mt_oops_records);
 	struct mt_order o;
-	unsigned long clamped = 0;
 	int c0, c1, cpu;
 
 	if (num_online_cpus() < 2)
@@ -167,13 +175,23 @@ static void mt_test_stepped_clock(struct kunit *test)
 	mt_oops_dump();
 	kunit_deactivate_static_stub(test, mt_oops_line);
 	mt_expect_ordered(test, &o, "dump on oops");
+	KUNIT_EXPECT_TRUE(test, o.ended);
 
 	mt_order_init(test, &o);
 	mt_order_read_pipe(test, &o);
 	mt_expect_ordered(test, &o, "trace_pipe");
+	/*
+	 * The rings put each CPU's records in order, the merge the CPUs:
+	 * the reader's own clamp, which would hide a fault of both, had
+	 * nothing to do.  Nothing was dropped either.
+	 */
+	KUNIT_EXPECT_EQ(test, mt_pipe_clamped(), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
 
 	mt_pipe_put();
-	mt_oops_set_records(0);
+	/* As the boot parameter or nobody left it. */
+	mt_oops_set_records(dump_records);
 	mt_test_reset(test);
 }
 
@@ -193,7 +211,7 @@ static u32 mt_newest_pid(u64 newest, u64 *entry)
 	struct mt_ring *r = this_cpu_ptr(&mt_rings);
 	struct mt_cursor cur;
 
-	mt_ring_oldest(r, &cur);
+	mt_ring_oldest_chunk(r, &cur);
 	mt_ring_seek_newest(r, &cur, newest);
 	*entry = cur.entry;
 	return mt_pid_at(r, &cur);

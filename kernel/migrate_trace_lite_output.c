@@ -30,6 +30,7 @@ const char * const mt_event_names[MT_EV_END] = {
 	[MT_EV_MARK]		= "mark",
 	[MT_EV_LOST]		= "lost",
 	[MT_EV_SAVED_COMM]	= "saved_comm",
+	[MT_EV_CLAMPED]		= "clamped",
 };
 
 /* ---- one line of text --------------------------------------------------- */
@@ -104,13 +105,25 @@ unsigned int mt_format_name(char *buf, unsigned int type, int cpu, u64 ts,
 	return p - buf;
 }
 
-unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count)
+/* "TS CPU . . 0 KIND N": N records lost, or nanoseconds clamped. */
+static unsigned int mt_format_count(char *buf, int cpu, u64 ts,
+				    unsigned int kind, u64 n)
 {
 	char *p = mt_put_str(mt_put_stamp(buf, ts, cpu), " . . 0");
 
-	p = mt_put_dec(mt_put_dec(p, MT_EV_LOST), count);
+	p = mt_put_dec(mt_put_dec(p, kind), n);
 	*p++ = '\n';
 	return p - buf;
+}
+
+unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count)
+{
+	return mt_format_count(buf, cpu, ts, MT_EV_LOST, count);
+}
+
+unsigned int mt_format_clamped(char *buf, int cpu, u64 ts, u64 ns)
+{
+	return mt_format_count(buf, cpu, ts, MT_EV_CLAMPED, ns);
 }
 
 unsigned int mt_format_clock(char *buf, int cpu, const struct mt_cpu_start *s)
@@ -152,6 +165,9 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 		*p++ = ' ';
 		p = mt_put_hex(p, mrk->mark, 8);
 		break;
+	case MT_EV_CLAMPED:
+		return mt_format_clamped(buf, cpu, ts,
+					 ((const struct mt_rec_clamped *)rec)->ns);
 	}
 	*p++ = '\n';
 	return p - buf;
@@ -304,11 +320,18 @@ void mt_snap_start(struct mt_snap *s, unsigned long newest)
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 		struct mt_snap_cpu *sc = &s->cpus[cpu];
 
-		mt_ring_oldest(r, &sc->cur);
-		sc->lead = sc->cur.entry - r->rd.entry;
 		if (newest) {
+			/*
+			 * A dump: the newest records, consumed or not, and
+			 * nothing of a consuming reader's place, which a
+			 * reader stopped by the oops may have left torn.
+			 */
+			mt_ring_oldest_chunk(r, &sc->cur);
 			mt_ring_seek_newest(r, &sc->cur, newest);
 			sc->lead = 0;
+		} else {
+			mt_ring_oldest(r, &sc->cur);
+			sc->lead = sc->cur.entry - r->rd.entry;
 		}
 		sc->state = sc->lead ? MT_SNAP_LEAD : MT_SNAP_REC;
 		mt_snap_head(sc, r);
@@ -485,8 +508,14 @@ static int mt_iter_saved_names(struct mt_iter *it)
 				pid = mig->pid, flags = MT_PID_SEEN;
 			else if (rec->type == MT_EV_MARK)
 				pid = mrk->pid, flags = MT_PID_SEEN;
-			else
+			else if (rec->type != MT_EV_CLAMPED)
 				pid = com->pid, flags = MT_PID_NAMED;
+			else
+				flags = 0;
+			if (!flags) {
+				mt_cursor_next(&c, rec);
+				continue;
+			}
 			entry = xa_load(&pids, pid);
 			if (entry)
 				flags |= xa_to_value(entry);

@@ -13,11 +13,15 @@
  * reader reads its own clock, then looks at such a CPU, and if it is not
  * busy, what it logs later is stamped later.  That keeps an idle CPU from
  * holding the stream back without disturbing it: the reader only reads
- * what the CPUs write anyway, it sends no IPI and wakes nobody.  Clocks
- * of two CPUs can differ by a little (a TSC read out of order) or by much
- * (an unstable sched_clock): the reader allows MT_PIPE_SLACK_NS, and a
- * record that comes later still is handed out at the time of the line
- * before it and counted in the header's clamped.
+ * what the CPUs write anyway, it sends no IPI and wakes nobody.  That
+ * part is a matter of timing, not of ordering: no barrier orders a
+ * clock read (RDTSC, the arm64 counter) after the busy store, so a
+ * writer's timestamp may precede the moment its busy mark is seen, by a
+ * store buffer's drain; and clocks of two CPUs differ by a little (a TSC
+ * read out of order) or by much (an unstable sched_clock).  The reader
+ * allows MT_PIPE_SLACK_NS, far more than the first two; a record that
+ * still comes late is handed out at the time of the line before it,
+ * after a clamped line that says by how much, and counted.
  *
  * Records are copied out of the ring, then kept only if their chunk was
  * not recycled meanwhile (flight recorder); a chunk read to its end is
@@ -62,7 +66,7 @@
 
 atomic_t mt_pipe_waiting;
 /* Lines handed out at the time of the line before them: clocks disagree. */
-static u64 mt_pipe_clamps;
+static unsigned long mt_pipe_clamps;
 static DECLARE_WAIT_QUEUE_HEAD(mt_pipe_wq);
 
 /* How long a blocked reader sleeps at most before it looks again. */
@@ -420,11 +424,15 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 /*
  * A line's time: never before the line handed out before it.  Each CPU's
  * records are in order, so this changes a time only if two CPUs' clocks
- * disagree by more than the slack; such lines are counted.
+ * disagree by more than the slack: such a line comes after a clamped
+ * line of its CPU that says by how much, and is counted.
  */
-static u64 mt_pipe_out_ts(struct mt_pipe *pipe, u64 ts)
+static u64 mt_pipe_out_ts(struct mt_pipe *pipe, int cpu, u64 ts)
 {
 	if (unlikely(ts < pipe->last_out)) {
+		mt_pipe_emit(pipe, mt_format_clamped(pipe->buf + pipe->out_len, cpu,
+						     pipe->last_out,
+						     pipe->last_out - ts));
 		WRITE_ONCE(mt_pipe_clamps, mt_pipe_clamps + 1);
 		return pipe->last_out;
 	}
@@ -437,12 +445,12 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 {
 	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
 	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
-	char *p = pipe->buf + pipe->out_len;
 	u64 ts;
 
 	if (pc->lost) {
-		ts = mt_pipe_out_ts(pipe, pc->lost_ts);
-		mt_pipe_emit(pipe, mt_format_lost(p, cpu, ts, pc->lost));
+		ts = mt_pipe_out_ts(pipe, cpu, pc->lost_ts);
+		mt_pipe_emit(pipe, mt_format_lost(pipe->buf + pipe->out_len, cpu,
+						  ts, pc->lost));
 		pc->lost = 0;
 		if (!pc->tail) {
 			min_heap_sift_down(&pipe->heap, 0, &mt_pipe_cbs, pipe->cpus);
@@ -451,8 +459,9 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 		r->drop_reported = true;
 		pc->tail = false;
 	} else {
-		ts = mt_pipe_out_ts(pipe, pc->ts);
-		mt_pipe_emit(pipe, mt_format_record(p, cpu, &pc->head.hdr, ts));
+		ts = mt_pipe_out_ts(pipe, cpu, pc->ts);
+		mt_pipe_emit(pipe, mt_format_record(pipe->buf + pipe->out_len, cpu,
+						    &pc->head.hdr, ts));
 		r->rd.base = pc->ts;
 		r->rd.off += pc->head.hdr.len;
 		r->rd.entry++;
@@ -465,7 +474,10 @@ static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 		min_heap_pop(&pipe->heap, &mt_pipe_cbs, pipe->cpus);
 }
 
-/* Records, merged by time, into the buffer: at most @room bytes. */
+/*
+ * Records, merged by time, into the buffer: at most @room bytes.  A
+ * record may take two lines (a clamped one before it).
+ */
 static void mt_pipe_records(struct mt_pipe *pipe, size_t room)
 {
 	u64 limit;
@@ -474,7 +486,7 @@ static void mt_pipe_records(struct mt_pipe *pipe, size_t room)
 	mt_pipe_gather(pipe);
 	limit = mt_pipe_limit(pipe);
 	while ((top = min_heap_peek(&pipe->heap)) &&
-	       pipe->out_len + MT_LINE_MAX <= room) {
+	       pipe->out_len + 2 * MT_LINE_MAX <= room) {
 		struct mt_pipe_cpu *pc = &pipe->cpus[*top];
 
 		if (mt_pipe_key(pc) > limit) {
@@ -553,7 +565,7 @@ static int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
 
 	pipe->out_len = 0;
 	pipe->out_pos = 0;
-	room = clamp_t(size_t, room, MT_LINE_MAX, MT_PIPE_BUF);
+	room = clamp_t(size_t, room, 2 * MT_LINE_MAX, MT_PIPE_BUF);
 	if (!mt_trace_started())
 		return 0;
 	if (READ_ONCE(mt_tracing)) {
@@ -625,13 +637,16 @@ static enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
 	return mt_pipe_top_ready(pipe) ? MT_PIPE_READY : MT_PIPE_SOON;
 }
 
-/* As mt_pipe_state_locked(); a reader busy on another thread: idle. */
+/*
+ * As mt_pipe_state_locked(); a reader busy on another thread: soon, as
+ * the kick that woke this one is spent.
+ */
 static enum mt_pipe_state mt_pipe_state(struct mt_pipe *pipe)
 {
 	enum mt_pipe_state state;
 
 	if (!mutex_trylock(&mt_pipe_lock))
-		return MT_PIPE_IDLE;
+		return MT_PIPE_SOON;
 	state = mt_pipe_state_locked(pipe);
 	mutex_unlock(&mt_pipe_lock);
 	return state;
@@ -659,8 +674,8 @@ static bool mt_pipe_eof(struct mt_pipe *pipe)
 static void mt_pipe_set_waiting(void)
 {
 	atomic_set(&mt_pipe_waiting, 1);
-	/* The flag is visible before the rings are looked at. */
-	smp_mb__after_atomic();
+	/* Pairs with mt_pipe_kick(): the flag is seen, or the commit is. */
+	smp_mb();
 }
 
 /*

@@ -22,8 +22,9 @@
  * gap does not fit.  So a migration takes 16 bytes, and a chunk of 4 KiB
  * holds 254 of them after its header.  A delta cannot be negative: a
  * record whose clock stepped back is logged at the time of the record
- * before it, and counted (clamped), so every reader gets each CPU's
- * records in time order whatever the clock did.
+ * before it, after a clamped record saying by how much, and counted; so
+ * every reader gets each CPU's records in time order whatever the clock
+ * did, and sees where it did not.
  *
  * Chunk seqs are unsigned long.  On 32-bit they would wrap after 2^32
  * chunks of one CPU, about 10^12 records, which the ring's arithmetic
@@ -50,6 +51,7 @@ static_assert(sizeof(struct mt_rec_migrate) == 16);
 static_assert(sizeof(struct mt_rec_comm) % 8 == 0);
 static_assert(sizeof(struct mt_rec_mark) % 8 == 0);
 static_assert(sizeof(struct mt_rec_time) == 16);
+static_assert(sizeof(struct mt_rec_clamped) == 16);
 
 /* The size of a record of @type, or 0 if no such record is in a ring. */
 unsigned int mt_rec_size(unsigned int type)
@@ -64,6 +66,8 @@ unsigned int mt_rec_size(unsigned int type)
 		return sizeof(struct mt_rec_mark);
 	case MT_EV_TIME:
 		return sizeof(struct mt_rec_time);
+	case MT_EV_CLAMPED:
+		return sizeof(struct mt_rec_clamped);
 	}
 	return 0;
 }
@@ -78,13 +82,15 @@ bool mt_rec_valid(const struct mt_rec *rec, unsigned int room)
 
 bool mt_ring_allocated(void)
 {
-	return mt_nr_chunks;
+	/* Pairs with the release of mt_ring_alloc(). */
+	return smp_load_acquire(&mt_nr_chunks);
 }
 
 void mt_ring_free(void)
 {
 	int cpu;
 
+	WRITE_ONCE(mt_nr_chunks, 0);
 	for_each_possible_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
@@ -92,7 +98,33 @@ void mt_ring_free(void)
 		r->data = NULL;
 		r->wchunk = NULL;
 	}
-	mt_nr_chunks = 0;
+}
+
+/* Empty every CPU's ring. */
+static void mt_ring_reset_cpus(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		/* Chunk 0: the geometry may not be published yet. */
+		struct mt_chunk *c = (struct mt_chunk *)r->data;
+
+		memset(c, 0, MT_CHUNK_HDR);
+		r->wchunk = c;
+		r->wtail = 0;
+		r->wlimit = 0;
+		r->wlast = 0;
+		r->write_seq = 0;
+		local64_set(&r->entries, 0);
+		local_set(&r->dropped, 0);
+		local_set(&r->clamped, 0);
+		r->drop_ts = 0;
+		r->read_seq = 0;
+		memset(&r->rd, 0, sizeof(r->rd));
+		r->overtaken = 0;
+		r->drop_reported = false;
+	}
 }
 
 /*
@@ -124,37 +156,20 @@ int mt_ring_alloc(unsigned long size_kb)
 		}
 	}
 	mt_chunk_size = chunk;
-	mt_nr_chunks = size / chunk;
-	mt_ring_reset();
+	mt_ring_reset_cpus();
+	/*
+	 * Last, and with a release: a dump on oops, which looks at the rings
+	 * without a lock once they are allocated, sees them set up.
+	 */
+	smp_store_release(&mt_nr_chunks, size / chunk);
 	return 0;
 }
 
 /* Empty every ring; no writer or reader may run. */
 void mt_ring_reset(void)
 {
-	int cpu;
-
-	if (!mt_ring_allocated())
-		return;
-	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
-		struct mt_chunk *c = mt_chunk_of(r, 0);
-
-		memset(c, 0, MT_CHUNK_HDR);
-		r->wchunk = c;
-		r->wtail = 0;
-		r->wlimit = 0;
-		r->wlast = 0;
-		r->write_seq = 0;
-		local64_set(&r->entries, 0);
-		local_set(&r->dropped, 0);
-		local_set(&r->clamped, 0);
-		r->drop_ts = 0;
-		r->read_seq = 0;
-		memset(&r->rd, 0, sizeof(r->rd));
-		r->overtaken = 0;
-		r->drop_reported = false;
-	}
+	if (mt_ring_allocated())
+		mt_ring_reset_cpus();
 }
 
 /* Move the writer to its next chunk; false if that chunk is not free. */
@@ -201,6 +216,27 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 }
 
 /*
+ * Before a record of @len bytes whose clock stepped back by @ns: a
+ * clamped record, in this chunk with room for both, else in the next.
+ */
+static bool mt_ring_clamp(struct mt_ring *r, unsigned int len, u64 ns)
+{
+	struct mt_rec_clamped *c;
+
+	if (r->wtail + sizeof(*c) + len > mt_chunk_payload() &&
+	    !mt_ring_next_chunk(r, r->wlast))
+		return false;
+	if (!r->wtail)
+		WRITE_ONCE(r->wchunk->base_ts, r->wlast);
+	c = (struct mt_rec_clamped *)mt_ring_fill(r, sizeof(*c), MT_EV_CLAMPED, 0,
+						 r->wlast);
+	c->ns = ns;
+	mt_ring_advance(r, sizeof(*c));
+	local_inc(&r->clamped);
+	return true;
+}
+
+/*
  * The slow path of mt_ring_write(): the ring's first record, a record
  * 32 bits of nanoseconds after the one before, one whose clock stepped
  * back, or one that does not fit in the chunk.
@@ -211,11 +247,13 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 	/*
 	 * This CPU's clock went back (it was found unstable, a suspend):
 	 * the record keeps the time of the one before, so that the CPU's
-	 * records stay in order for every reader, and is counted.
+	 * records stay in order for every reader, after a record of how
+	 * much earlier it was.
 	 */
 	if (unlikely(ts < r->wlast)) {
+		if (!mt_ring_clamp(r, len, r->wlast - ts))
+			return NULL;
 		ts = r->wlast;
-		local_inc(&r->clamped);
 	}
 	if (!r->wtail) {
 		/* An empty chunk starts its time base at its first record. */
@@ -258,25 +296,37 @@ unsigned long mt_ring_clamped(int cpu)
 }
 
 /*
- * Where the oldest record still in @r's ring is: the consuming reader's
- * place, unless the flight recorder has recycled the chunks under it.
- * The writers must be stopped.
+ * The first record of @r's oldest chunk, whether a consuming reader took
+ * it or not.  The writers must be stopped.
  */
-void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur)
+void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur)
 {
 	unsigned long oldest = 0;
 	struct mt_chunk *c;
 
 	if (r->write_seq >= mt_nr_chunks - 1)
 		oldest = r->write_seq - (mt_nr_chunks - 1);
-	*cur = r->rd;
-	if ((long)(cur->seq - oldest) >= 0)
-		return;
 	c = mt_chunk_of(r, oldest);
-	cur->seq = oldest;
-	cur->off = 0;
-	cur->base = c->base_ts;
-	cur->entry = c->first_entry;
+	/* A writer stopped by a panic while it recycled it: from the next. */
+	if (READ_ONCE(c->seq) != oldest && oldest != r->write_seq)
+		c = mt_chunk_of(r, ++oldest);
+	*cur = (struct mt_cursor){ .seq = oldest, .base = c->base_ts,
+				   .entry = c->first_entry };
+}
+
+/*
+ * Where the oldest record still in @r's ring is: the consuming reader's
+ * place, unless the flight recorder has recycled the chunks under it.
+ * The writers must be stopped.
+ */
+void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur)
+{
+	struct mt_cursor oldest;
+
+	mt_ring_oldest_chunk(r, &oldest);
+	*cur = r->rd;
+	if ((long)(cur->seq - oldest.seq) < 0)
+		*cur = oldest;
 }
 
 /*
@@ -439,7 +489,7 @@ static unsigned long mt_ring_chunk_of_entry(struct mt_ring *r, u64 entry,
 /**
  * mt_ring_seek_newest() - a snapshot reader's place @newest records back
  * @r: the ring, its writers stopped
- * @cur: the oldest record to read, from mt_ring_oldest(); moved forward
+ * @cur: the oldest record to read, from mt_ring_oldest_chunk(); moved forward
  * @newest: how many of the ring's newest records to leave
  *
  * For the dump on oops: the work is proportional to @newest (one chunk's

@@ -14,10 +14,16 @@
  * An event's period is that of its local_clock() time.  While the trace
  * runs, the stat takes the trace's timestamp, so both put an event in the
  * same period.  Alone, it reads no clock for most events: each CPU also
- * keeps the jiffies value MS_TICK_MARGIN ticks short of its period's end,
- * and only events from that tick on read the clock, to land exactly.
- * jiffies is brought up to date on a CPU's way out of idle, so it lags
- * the clock by less than a tick; the margin covers two.
+ * keeps the jiffies value a margin short of its period's end, and only
+ * events from that tick on read the clock, to land exactly.  The margin
+ * (ms_tick_margin()) covers what jiffies may lag behind the clock (the
+ * tick code lets it stall for up to MAX_STALLED_JIFFIES, 5, before
+ * another CPU takes over) and drift from it over a period (NTP slews
+ * jiffies' clocksource by 500 ppm at most, sched_clock not at all).  A
+ * kernel whose timekeeping CPU keeps interrupts off for longer than the
+ * margin can place an event a period early.  32-bit kernels read the
+ * clock for every event: their jiffies wraps in weeks, which a CPU that
+ * idles that long would not notice.
  */
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
@@ -42,8 +48,6 @@
 
 #define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
 #define MS_MAX_PERIOD_MSEC	3600000UL
-/* Ticks before a period's end from which events read the clock. */
-#define MS_TICK_MARGIN		2
 
 #define MS_R(name)	BIT_ULL(MT_REASON_##name)
 #define MS_SELECT	(MS_R(WAKE_AFFINE) | MS_R(WAKE_AFFINE_BUSY) |		\
@@ -178,15 +182,25 @@ static void ms_fold(unsigned int cpu)
 }
 
 /*
+ * How many ticks short of a period's end of @ticks ticks its events read
+ * the clock: eight for a stall of jiffies, and a thousandth of the period
+ * for the two clocks' drift over it (see the top of this file).
+ */
+static u64 ms_tick_margin(u64 ticks)
+{
+	return 8 + div_u64(ticks, 1000);
+}
+
+/*
  * The tick from which @cpu's untimed events read the clock, for a period
- * that ends @left ns after @tick: MS_TICK_MARGIN ticks short of its end.
+ * that ends @left ns after @tick.
  */
 static void ms_set_end_tick(unsigned int cpu, unsigned long tick, u64 left)
 {
-	u64 ticks = div_u64(left, TICK_NSEC);
+	u64 ticks = div_u64(left, TICK_NSEC), margin = ms_tick_margin(ticks);
 
 	*per_cpu_ptr(&ms_period_end_tick, cpu) =
-		tick + (ticks > MS_TICK_MARGIN ? ticks - MS_TICK_MARGIN : 0);
+		tick + (ticks > margin ? ticks - margin : 0);
 }
 
 /*

@@ -9,8 +9,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 /bin/busybox --list >"$tmp/applets" 2>/dev/null
 out=$(perl "$TOP/harness/check-deps.pl" "$TOP" "$tmp/applets" 2>&1)
+rc=$?
 n=$(echo "$out" | sed -n 's/^1\.\.//p')
-echo "1..$(( ${n:-0} + 1 ))"
+echo "1..$(( ${n:-0} + 2 ))"
 if err=$("$TOP/harness/deps.sh" --check 2>&1); then
 	echo "ok 1 - every command of harness/deps.txt is installed"
 else
@@ -18,3 +19,4 @@ else
 	echo "$err" | sed 's/^/# /'
 fi
 echo "$out" | grep -v '^1\.\.' | awk '{ $2 = $2 + 1; print }'
+checker_status $(( ${n:-0} + 2 )) "$out" $rc

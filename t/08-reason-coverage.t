@@ -7,8 +7,9 @@
 check="perl $TOP/harness/check-reasons.pl"
 excl=$TOP/harness/reason-exclusions
 out=$($check "$B/linux" "$excl" 2>&1)
+rc=$?
 n=$(echo "$out" | sed -n 's/^1\.\.//p')
-echo "1..$(( ${n:-0} + 1 ))"
+echo "1..$(( ${n:-0} + 2 ))"
 echo "$out" | grep -v '^1\.\.'
 unnoted=$($check "$B/pristine" "$excl" 2>/dev/null | grep -c 'without noting a reason')
 if [ "$unnoted" -gt 10 ]; then
@@ -16,3 +17,4 @@ if [ "$unnoted" -gt 10 ]; then
 else
 	echo "not ok $(( ${n:-0} + 1 )) - the check flags unnoted decisions (found $unnoted in the pristine tree)"
 fi
+checker_status $(( ${n:-0} + 2 )) "$out" $rc

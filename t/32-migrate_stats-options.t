@@ -106,8 +106,8 @@ $out = run('--consistency');
 like($out, qr/^ts_spread_ns 0\nwall_spread_us 40$/m, '--consistency spreads');
 $out = run('--header_version');
 is($out, "1.1.0\n", '--header_version');
-$out = run('--stats --max_cpu 3');
-like($out, qr/cpu3/, '--max_cpu overrides # nr_cpus');
+$out = run('--period 1000 --period_cpu --max_cpu 3');
+like($out, qr/^# nr_cpus 4\n(?:.*\n)*# field 9 to cpu: 3$/m, '--max_cpu overrides # nr_cpus');
 
 # Periods.
 $out = run('--period 1000 --period_all --period_cause --period_cpu --period_cpu_pair');

@@ -86,6 +86,17 @@ my $svg = do { local (@ARGV, $/) = ("$dir/total.svg"); <> } // '';
 like($svg, qr/<svg.*<\/svg>\s*\z/s, 'wall-clock series to a whole SVG');
 like($svg, qr/>total</, 'the SVG carries the title');
 
+# Two values or more are joined by a line, a single one is a point.
+for my $c ([2, 'a line', 1, 0], [1, 'a point', 0, 1]) {
+	my ($n, $what, $line, $point) = @$c;
+	system("printf '" . join('', map { sprintf('%d.000 %d.00\\n', $_, $_ + 1) } 1 .. $n) .
+	       "' | $s/migrate_plot -o $dir/n$n.svg >/dev/null");
+	my $svg = do { local (@ARGV, $/) = ("$dir/n$n.svg"); <> } // '';
+	is((() = $svg =~ /<path stroke='rgb\(148,\s*0,\s*211\)'\s+d='M[\d.]+,[\d.]+ L/g) . ' ' .
+	   (() = $svg =~ /<use xlink:href='#gpPt\d+' transform='translate/g), "$line $point",
+	   "a series of $n: $what");
+}
+
 my $trace = "$dir/trace";
 open($fh, '>', $trace) or die;
 print $fh "# version 1.1.0\n# nr_cpus 2\n# cause 1 try_to_wake_up\n";
@@ -95,10 +106,29 @@ system("$s/migrate_plot --heatmap -o $dir/heat.png $trace >/dev/null");
 my ($w) = png_size("$dir/heat.png");
 ok($w, '--heatmap of a trace is a valid PNG');
 
+# A heatmap of 8 CPUs, 3 of which move tasks (0->2 twice, 2->5, 5->0):
+# a row and a column for each of the three, named by its CPU, and each
+# cell's count.
+open($fh, '>', "$dir/sparse") or die;
+print $fh "# version 1.2.0\n# nr_cpus 8\n# cause 1 a\n";
+my @moves = ([0, 2], [2, 5], [5, 0], [0, 2]);
+printf $fh "0x%016x %d %d %d 5 1\n", $_ + 1, $moves[$_][1], @{$moves[$_]} for 0 .. $#moves;
+close($fh);
+system("$s/migrate_plot --heatmap -o $dir/sparse.svg $dir/sparse >/dev/null");
+my @text = (do { local (@ARGV, $/) = ("$dir/sparse.svg"); <> } // '') =~ m@>([^<>]*)</text>@g;
+is(join(' ', @text[0 .. 5]), '0 2 5 0 2 5', '--heatmap: the tics name the CPUs that moved tasks, on both axes');
+my %n;
+$n{"@$_"}++ for @moves;
+my ($at) = grep { $text[$_] eq 'to CPU' } 0 .. $#text;
+is(join(' ', @text[$at + 1 .. $at + 9]), join(' ', map { my $f = $_; map { $n{"$f $_"} // 0 } 0, 2, 5 } 0, 2, 5),
+   '--heatmap: each cell is labelled with its count, row by row');
+
 for my $b (['bad series line', "echo 'zero one' | $s/migrate_plot -o $dir/x.png", qr/want 'TIMESTAMP VALUE'/],
 	   ['no data', "printf '' | $s/migrate_plot -o $dir/x.png", qr/no data/],
 	   ['bad format', "echo '0.000 1.00' | $s/migrate_plot --format gif", qr/png or svg/],
-	   ['heatmap of garbage', "echo garbage | $s/migrate_plot --heatmap -o $dir/x.png", qr/could not read|no CPU matrix/]) {
+	   ['heatmap of garbage', "echo garbage | $s/migrate_plot --heatmap -o $dir/x.png", qr/could not read|no CPU matrix/],
+	   ['heatmap of no migration', "printf '# version 1.2.0\\n# nr_cpus 2\\n' | $s/migrate_plot --heatmap -o $dir/x.png",
+	    qr/^migrate_plot: -: no migration to draw$/]) {
 	my $err = `$b->[1] 2>&1 >/dev/null`;
 	ok($? >> 8 == 2 && $err =~ $b->[2] && ($err =~ tr/\n//) == 1, "refused with one line: $b->[0]")
 		or diag($err);

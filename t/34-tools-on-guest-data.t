@@ -58,7 +58,20 @@ my @ours = map { /^# field (\d+) (.*)$/ ? [$2, $1] : () } @out;
 my %col = map { $_->[0] => $_->[1] - 1 } @ours;
 my @series = map { [split] } grep { !/^#/ } @out;
 my @rows = map { [split] } grep { !/^#/ } do { open(my $s, '<', $stat) or die; <$s> };
-is(scalar(@series), $rows, "all $rows periods compared");
+# migrate_stats prints complete periods only: those that end before the
+# trace's last line (the guest may stop the trace before the stat's end).
+my $last = 0;
+open(my $tf, '<', $trace) or die;
+while (<$tf>) {
+	$last = hex($1) if /^(0x[0-9a-f]+) /;
+}
+close($tf);
+my $period_ns = $hdr{period_msec} * 1_000_000;
+my $complete = int(($last - $begin) / $period_ns);
+$complete = $rows if $complete > $rows;
+ok($complete >= $rows - 2, "the trace covers all but at most the last 2 of the stat's $rows periods");
+is(scalar(@series), $complete, "the $complete periods the trace completes compared");
+splice(@rows, $complete);
 for my $i (0 .. $#fields) {
 	my $f = $fields[$i];
 	my $c = $col{$f};

@@ -170,4 +170,92 @@ like($out, qr/\(g\) the hook's clock alone \(TSC inline\)\s+5\.0\s+0\.050$/m, 't
 my ($tcg) = $out =~ /TCG time of the same calls(.*?)\n\n/s;
 ok(defined $tcg && $tcg !~ /PASS|MISS/, 'TCG times are not judged when instructions are there');
 
+# Section 7, the peers: their rows in the instruction table (the -icount
+# run), TCG ns beside, ratios to ftrace and to the cheapest per-event
+# peer, what each received, and the targets; their workload rows join
+# section 2.  Section 8: the capabilities table and its checks.
+sub peers_raw {
+	my ($file, $rows, %extra) = @_;
+	open(my $fh, '>', "$dir/$file") or die;
+	print $fh "info kernel test cpus 2 rounds 3 calls 1000\n";
+	my @k = (0.5, 1, 3);
+	for my $r (0 .. 2) {
+		printf $fh "event %s %d 1000\n", $_, $rows->{$_} * 1000 * $k[$r] for sort keys %$rows;
+		for my $c (qw(none mt mstat both ftrace tracecmd perf btcount btprint)) {
+			printf $fh "work affinity %s %d 4000\n", $c, ($c eq 'perf' ? 2e9 : 1e9) * $k[$r];
+			printf $fh "work pingpong %s %d 2000\n", $c, 1e9 * $k[$r];
+		}
+		print $fh "read mt 1000000 50000 1000\nread ftrace 3000000 90000 1000\n";
+		print $fh "size mt 16 4000\nsize ftrace 44.000 4000 0\n";
+		print $fh "peer $_\n" for @{$extra{peer}[$r] // []};
+	}
+	print $fh "$_\n" for @{$extra{cap} // []};
+	close($fh);
+}
+my %peer_ns = (mt => 130, mtpipe => 150, mstat => 70, off => 2, empty => 2, ftrace => 800,
+	       tracecmd => 900, perf => 2000, btcount => 1200, btprint => 1500);
+my @rounds = map { ["tracecmd 2000 2000 0 3", "perf 2000 2000 0 5", "btcount 2000 " . ($_ == 1 ? 1999 : 2000) . " 0 20",
+		    "btprint 2000 2000 7 21"] } 0 .. 2;
+my @cap = ('cap ftrace 90 1 1 0', 'cap mt 90 1 1 0', 'cap tracecmd 90 1 1 0', 'cap perf 90 1 1 0',
+	   'cap btprint 90 1 0 0', 'cap btcount 95 1 0 0', 'cap-fork 30', 'cap-marks 2 1');
+peers_raw('praw', \%peer_ns, peer => \@rounds, cap => \@cap);
+open($ic, '>', "$dir/picount") or die;
+for my $r (0 .. 2) {
+	printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
+		[mt => 70], [mtpipe => 70], [mstat => 52], [off => 4], [ftrace => 580], [empty => 3],
+		[tracecmd => 600], [perf => 1400], [btcount => 400], [btprint => 900];
+}
+close($ic);
+$out = `$top/harness/bench-report.pl $dir/praw testhost $dir/nosites $dir/picount`;
+like($out, qr/^7\. Peers: /m, 'peers: section 7 is there');
+like($out, qr/^   2   trace-cmd record -e sched_migrate_task\s+600\.0\s+1\.034\s+1\.034\s+900\.0\s+[\d.]+\s+6000\/6000 \(3 of 3 rounds all\), lost 0, 3 s$/m,
+     'peers: trace-cmd in instructions, x ftrace, x the cheapest, TCG ns, received');
+like($out, qr/^   3   perf record -e sched:sched_migrate_task -a\s+1400\.0\s+2\.414\s+2\.414\s+2000\.0/m,
+     'peers: perf row');
+like($out, qr/^   4   bpftrace, count by CPU pair \(per-CPU map\)\s+400\.0 .*5999\/6000 \(2 of 3 rounds all\)/m,
+     'peers: a round that received less is counted');
+like($out, qr/^   5   bpftrace, printf of every event\s+900\.0 .*lost 21, 21 s$/m, 'peers: lost events are summed');
+like($out, qr/^   6   mt trace \(a\)\s+70\.0\s+0\.121\s+0\.121\s+130\.0/m, 'peers: our trace against the cheapest (ftrace)');
+like($out, qr/here ftrace sched_migrate_task, no reader;/, 'peers: the cheapest per-event peer is named');
+like($out, qr/mt trace costs less than every per-event peer: 70\.0 < 580\.0 PASS/, 'peers: trace target PASS');
+like($out, qr/aim: mt trace <= 0\.5 x the cheapest per-event peer: 0\.121 x PASS/, 'peers: aim PASS');
+like($out, qr/mstat costs less than bpftrace's count: 52\.0 < 400\.0 \(0\.130 x\) PASS/, 'peers: mstat target PASS');
+like($out, qr/every peer attached in every round \(it received events of the firing shell\): PASS/,
+     'peers: attached in every round');
+like($out, qr/rounds in which a peer received every event fired: tracecmd 3 of 3, perf 3 of 3, btcount 2 of 3, btprint 3 of 3$/m,
+     'peers: a round that received less is counted');
+like($out, qr/^\s+perf\s+2000\.0\s+0\.500\s+250000$/m, 'peers: their affinity rows join section 2');
+# Section 8.
+like($out, qr/^   from\/to CPU, pid\s+yes\*\s+yes\*\s+yes\*\s+pair\*\s+yes\*\s+yes\*\s+counts$/m,
+     'capabilities: from/to and pid checked for every tool');
+like($out, qr/^   fork placement\s+no\*\s+no\*\s+no\*\s+no\*\s+no\*\s+yes\*\s+yes$/m,
+     'capabilities: fork placement missing from the peers, checked');
+like($out, qr/^   time order across CPUs\s+yes\*\s+yes\*\s+yes\*\s+-\s+no\*\s+yes\*/m,
+     'capabilities: bpftrace\'s printing out of order, checked');
+like($out, qr/^   marks\s+marker\s+marker\*\s+no\s+no\s+no\s+yes\*\s+no$/m, 'capabilities: marks');
+like($out, qr/fork placements: mt 30 \(wake_up_new_task\), in no peer: .*: PASS/, 'capabilities: the fork check PASS');
+like($out, qr/btprint\s+90 moves, the same as ftrace's, not in its order, lost 0/, 'capabilities: a tool\'s evidence');
+# A peer that missed moves, a target missed.
+$cap[3] = 'cap perf 80 0 0 3';
+$cap[1] = 'cap mt 90 0 0 0';
+peers_raw('praw', {%peer_ns}, peer => [map { [@$_[0 .. 1], 'btcount attach-failed', 'btprint 2000 0 2000 9'] } @rounds],
+	  cap => \@cap);
+open($ic, '>', "$dir/picount") or die;
+printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
+	[mt => 300], [mstat => 500], [ftrace => 580], [tracecmd => 600], [perf => 1400], [btcount => 400],
+	[btprint => 250];
+close($ic);
+$out = `$top/harness/bench-report.pl $dir/praw testhost $dir/nosites $dir/picount`;
+like($out, qr/here bpftrace, printf of every event;/, 'peers: the cheapest per-event peer may be bpftrace');
+like($out, qr/attached in every round .*: MISS \(btcount btprint\)/,
+     'peers: a failed attach, or nothing received, is a MISS');
+like($out, qr/costs less than every per-event peer: 300\.0 < 250\.0 MISS/, 'peers: trace target MISS');
+like($out, qr/aim: .*: 1\.200 x MISS/, 'peers: aim MISS');
+like($out, qr/mstat costs less than bpftrace's count: 500\.0 < 400\.0 \(1\.250 x\) MISS/, 'peers: mstat target MISS');
+like($out, qr/^   from\/to CPU, pid\s+yes\*\s+yes\*\s+yes!/m, 'capabilities: a failed check is marked');
+like($out, qr/in no peer: .*: MISS/, 'capabilities: the fork check fails when mt differs from ftrace');
+like($out, qr/^   1   ftrace sched_migrate_task, no reader\s+580\.0\s+1\.000\s+2\.320\s+800\.0\s+[\d.]+$/m,
+     'peers: a row without received data');
+unlike(report(%good), qr/^7\. Peers/m, 'no peers in the raw data: no section 7');
+
 done_testing();

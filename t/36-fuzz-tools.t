@@ -4,9 +4,10 @@
 # 1. A deterministic sweep: every field of every line of a 1.2 trace (all
 #    header tags, every event kind and field) and of a 1.2 stat file is
 #    replaced, one at a time, by each of a set of bad values.  A checker
-#    written here from the format's rules says whether the result is
-#    valid: valid input must give exit 0 (stderr empty, or the one loss
-#    warning), invalid input exit 2 with exactly one line on stderr.
+#    written here from the formats' documents (not from the tools' code)
+#    says whether the result is valid: valid input must give exit 0
+#    (stderr empty, or the one loss warning), invalid input exit 2 with
+#    exactly one line on stderr.
 # 2. Random mutations (truncated lines, garbage and binary fields, huge
 #    numbers, lines swapped, dropped, repeated, files cut short) for
 #    migrate_stats, migrate_extract, migrate_plot, migrate_ctf and
@@ -14,7 +15,8 @@
 #    status 2 and one line on stderr, and never prints a perl warning.
 #
 # The random seed comes from the clock and is printed; MT_FUZZ_SEED=N
-# repeats a run, MT_FUZZ_CASES=N sets the cases per tool (default 200).
+# repeats a run, MT_FUZZ_CASES=N sets the cases per tool (default 200; 0
+# runs the sweep alone).
 use strict;
 use warnings;
 no warnings 'portable';
@@ -56,6 +58,7 @@ my @trace = split /\n/, <<'EOT';
 0x0000000100000200 0 . . 1 5 : init
 0x0000000100000300 0 . . 42 5 : worker thread
 0x0000000100001000 0 0 1 42 1 1
+0x0000000100001100 0 0 1 42 1 1
 0x0000000100002000 1 . . 7 6 0x00000001
 0x0000000100003000 1 1 2 42 2
 0x0000000100004000 2 . . 43 3 : worker thread
@@ -91,123 +94,206 @@ my @junk = ('', '.', ':', '-1', '0x', '99999999999999999999999999', '0x' . 'f' x
 	    '0x0000000000000000', '18446744073709551616', 'a' x 300, '7');
 
 # The sweep's values: one of each sort of the above.
+# '0' makes a migration from a CPU to itself (0 0 1 becomes 0 0 0, and
+# a cause or reason 0); the upper-case timestamp goes on lines whose rest
+# was seen before too.
 my @sweep = ('', '.', ':', '-1', '0x', '18446744073709551616', "\xff\xfe", 'NaN', '#', "\t",
-	     '0x0000000000000000', '7');
+	     '0x0000000000000000', '7', '0', '0x000000010000100A');
 
 # ---- the checkers: is this input valid? ---------------------------------------
+#
+# Written from the documents of the formats (formats-1.0.md and 1.2, and
+# the rules Documentation/trace/migrate_trace_lite.rst states in "What
+# the tools accept" and "Stat format"), not from the tools' code: a field
+# is judged a character at a time.
 
-# A trace, by the rules of formats-1.0.md and 1.2 as the tools apply them.
+my %naming = map { $_ => 1 } qw(copy_process set_task_comm task_list saved_comm);
+my %once = map { $_ => 1 } qw(version nr_cpus ts_field overwrite buffer_size_kb buffer_used
+			      dropped overwritten task_list_truncated);
+
+# S is 1 to MAX decimal digits.
+sub digits {
+	my ($s, $max) = @_;
+	return defined $s && length($s) >= 1 && length($s) <= $max && ($s =~ tr/0-9//) == length($s);
+}
+# S is 0x and MIN to MAX lowercase hex digits.
+sub hexa {
+	my ($s, $min, $max) = @_;
+	return 0 unless defined $s && substr($s, 0, 2) eq '0x';
+	my $d = substr($s, 2);
+	return length($d) >= $min && length($d) <= $max && ($d =~ tr/0-9a-f//) == length($d);
+}
+# S is a decimal number: up to INT digits, then a point and 1 to 9 digits.
+sub decimal {
+	my ($s, $int) = @_;
+	my ($i, $f, $more) = split /\./, $s // '', -1;
+	return 0 if defined $more || !digits($i, $int);
+	return !defined $f || digits($f, 9);
+}
+# S is printable ASCII, no space.
+sub printable {
+	my ($s) = @_;
+	return defined $s && length($s) && !grep { ord($_) < 33 || ord($_) > 126 } split //, $s;
+}
+# A line ends in LF or CR LF: the lines here come without their LF.
+sub no_cr {
+	my ($line) = @_;
+	$line = substr($line, 0, -1) if substr($line, -1) eq "\r";
+	return index($line, "\r") < 0 ? $line : undef;
+}
+
+# A trace: the header first (fields separated by white space), then
+# events (separated by single spaces), in time order.
 sub trace_ok {
 	my @l = @_;
-	my (%cause, %loc, %reason, $version, $nr, $prev);
-	my $d = '(\d{1,18})';
+	my (%k, %reason, %name, %seen, $version, $nr, $prev);
 	my $in_header = 1;
-	for my $line (@l) {
+	for my $raw (@l) {
+		my $line = no_cr($raw) // return 0;
 		my @w = split ' ', $line;
-		if ($line =~ /^#/) {
+		if (substr($line, 0, 1) eq '#') {
 			next unless $in_header;
 			my $tag = $w[1] // '';
-			my $args = join(' ', @w[2 .. $#w]);
+			return 0 if $once{$tag} && $seen{$tag}++;
 			if ($tag eq 'version') {
-				return 0 unless @w >= 3 && $w[2] =~ /^1\.\d+\.\d+$/;
+				my @v = split /\./, $w[2] // '', -1;
+				return 0 unless @w == 3 && @v == 3 && !grep { !digits($_, 99) } @v;
+				return 0 unless $v[0] eq '1';
 				$version = 1;
-			} elsif ($tag =~ /^(cause|loc|reason)$/) {
-				return 0 unless @w == 4 && $w[2] =~ /^\d{1,4}$/ && $w[2] > 0;
-				($tag eq 'cause' ? \%cause : $tag eq 'loc' ? \%loc : \%reason)->{$w[2] + 0} = $w[3];
+			} elsif ($tag eq 'cause' || $tag eq 'loc' || $tag eq 'reason') {
+				return 0 unless @w == 4 && digits($w[2], 4) && $w[2] > 0 && printable($w[3]);
+				my $space = $tag eq 'reason' ? \%reason : \%k;
+				return 0 if exists $space->{$w[2] + 0} || $name{"$tag $w[3]"}++;
+				$space->{$w[2] + 0} = [$tag, $w[3]];
 			} elsif ($tag eq 'nr_cpus') {
-				return 0 unless $args =~ /^$d$/ && $w[2] >= 1 && $w[2] <= 8192;
+				return 0 unless @w == 3 && digits($w[2], 18) && $w[2] >= 1 && $w[2] <= 8192;
 				$nr = $w[2];
-			} elsif ($tag =~ /^(dropped|overwritten|buffer_size_kb|buffer_used)$/) {
-				return 0 unless $args =~ /^$d$/;
+			} elsif ($tag =~ /^(dropped|overwritten|buffer_size_kb|buffer_used|task_list_truncated)$/) {
+				return 0 unless @w == 3 && digits($w[2], 18);
 			} elsif ($tag eq 'cpu_lost') {
-				return 0 unless $args =~ /^$d $d $d$/ && $w[2] < 8192;
+				return 0 unless @w == 5 && !grep { !digits($_, 18) } @w[2 .. 4];
+				return 0 if $w[2] >= 8192 || $seen{"cpu_lost " . ($w[2] + 0)}++;
 			} elsif ($tag eq 'topology') {
-				return 0 unless $args =~ /^$d $d $d $d$/ && !grep { $_ >= 8192 } @w[2 .. 4];
+				return 0 unless @w == 6 && !grep { !digits($_, 18) } @w[2 .. 5];
+				return 0 if grep { $_ >= 8192 } @w[2 .. 4];
+				return 0 if $seen{"topology " . ($w[2] + 0)}++;
 			} elsif ($tag eq 'ts_field') {
-				return 0 unless $args eq '1';
+				return 0 unless @w == 3 && $w[2] eq '1';
 			} elsif ($tag eq 'overwrite') {
-				return 0 unless $args =~ /^[01]$/;
+				return 0 unless @w == 3 && ($w[2] eq '0' || $w[2] eq '1');
 			}
 			next;
 		}
-		next unless $line =~ /\S/;
+		next unless @w;
 		if ($in_header) {
 			$in_header = 0;
 			return 0 unless $version;
 		}
-		my $cpu_ok = sub { $_[0] =~ /^\d{1,9}$/ && $_[0] < ($nr // 8192) };
-		return 0 unless ($w[0] // '') =~ /^0x[0-9a-f]{16}$/;
-		my $ts = hex($w[0]);
+		# An event: single spaces; a name runs to the end of the line.
+		my @f = split / /, $line, -1;
+		my ($head, $name) = ($line, undef);
+		if (@f >= 7 && $f[6] eq ':') {
+			my @g = split / /, $line, 8;
+			($head, $name) = (join(' ', @g[0 .. 6]), $g[7] // '');
+			@f = @g[0 .. 6];
+		}
+		return 0 if grep { !length($_) || /\s/ } @f;
+		my $cpu_ok = sub { digits($_[0], 9) && $_[0] < ($nr // 8192) };
+		return 0 unless @f >= 6 && hexa($f[0], 16, 16) && $cpu_ok->($f[1]);
+		my $ts = hex($f[0]);
 		return 0 if defined $prev && $ts < $prev;
 		$prev = $ts;
-		if ($line !~ / \. / && $line =~ /^0/) {
-			my ($c, $f, $t, $p, $k, $r) = $line =~
-				/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})(?: \S+)*)?$/
-				or return 0;
-			return 0 if $f == $t || !$cause{$k + 0} || ($r && !$reason{$r + 0});
-			return 0 unless $cpu_ok->($c) && $cpu_ok->($f) && $cpu_ok->($t);
+		if ($f[2] ne '.') {
+			# TS CPU FROM TO PID K [R [later fields]]
+			return 0 if defined $name;
+			return 0 unless $cpu_ok->($f[2]) && $cpu_ok->($f[3]) && digits($f[4], 10) && digits($f[5], 4);
+			return 0 if $f[2] == $f[3];
+			return 0 unless ($k{$f[5] + 0} // [''])->[0] eq 'cause';
+			if (@f >= 7) {
+				return 0 unless digits($f[6], 4);
+				return 0 unless $f[6] == 0 || $reason{$f[6] + 0};
+			}
 			next;
 		}
-		return 0 unless @w >= 6 && $cpu_ok->($w[1]) && $w[2] eq '.' && $w[3] eq '.';
-		if ($w[4] eq '.') {
-			return 0 unless @w == 8 && $w[5] eq 'start_sched_clock' && $w[6] =~ /^\d{1,12}$/ &&
-					$w[6] <= 253402300799 && $w[7] =~ /^\d{1,6}$/;
+		return 0 unless $f[3] eq '.';
+		if ($f[4] eq '.') {
+			return 0 unless @f == 8 && $f[5] eq 'start_sched_clock' && digits($f[6], 12) &&
+				$f[6] <= 253402300799 && digits($f[7], 6);
 			next;
 		}
-		return 0 unless $w[4] =~ /^\d{1,10}$/ && $w[5] =~ /^\d{1,4}$/;
-		my $kind = $loc{$w[5] + 0};
-		if (defined $kind ? $kind =~ /^(copy_process|set_task_comm|task_list|saved_comm)$/
-				  : @w >= 7 && $w[6] eq ':') {
-			return 0 unless @w >= 7 && $w[6] eq ':';
-		} elsif (defined $kind ? $kind eq 'mark' : @w == 7 && $w[6] =~ /^0x[0-9a-f]+$/) {
-			return 0 unless @w == 7 && $w[6] =~ /^0x[0-9a-f]{1,16}$/;
+		return 0 unless digits($f[4], 10) && digits($f[5], 4);
+		my $kind = ($k{$f[5] + 0} // [])->[1];
+		$kind = undef if defined $kind && $k{$f[5] + 0}[0] ne 'loc';
+		if (defined $kind ? $naming{$kind} : defined $name) {
+			return 0 unless defined $name;
+		} elsif (defined $kind ? $kind eq 'mark' : @f == 7 && hexa($f[6], 1, 999)) {
+			return 0 unless @f == 7 && hexa($f[6], 1, 16);
 		} elsif (defined $kind && $kind eq 'lost') {
-			return 0 unless @w == 7 && $w[6] =~ /^\d{1,18}$/;
+			return 0 unless @f == 7 && digits($f[6], 18);
 		}
 	}
-	return !$in_header || $version ? 1 : 1;
+	return $in_header ? 0 : 1;
 }
 
-# A stat file, for migrate_extract --extract 4.
-sub stat_ok {
-	my @l = @_;
-	my (%field, $version, $period, $tsf);
+# A stat file, for migrate_extract --extract 4 (with GMT, --ts_gmt too):
+# the header, then rows of white-space separated numbers, one per column
+# up to the highest field number (or the timestamp's, if higher).  A
+# wall clock needs '# gettimeofday', and can show the years up to 9999.
+sub stat_check {
+	my ($gmt, @l) = @_;
+	my (%field, %fname, %seen, %h);
 	my $i = 0;
-	for (; $i < @l && $l[$i] =~ /^#/; $i++) {
-		my @w = split ' ', $l[$i];
+	for (; $i < @l; $i++) {
+		my $line = no_cr($l[$i]) // return 0;
+		my @w = split ' ', $line;
+		last if @w && substr($line, 0, 1) ne '#';
+		next unless @w;
 		my $tag = $w[1] // '';
 		if ($tag eq 'field') {
-			return 0 unless @w >= 4 && $w[2] =~ /^\d{1,6}$/ && $w[2] >= 2;
-			$field{$w[2] + 0} = 1;
-		} elsif ($tag eq 'version') {
-			return 0 unless ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/ && $1 == 1;
-			$version = 1;
-		} elsif ($tag eq 'gettimeofday') {
-			return 0 unless @w == 4 && $w[2] =~ /^\d{1,12}$/ && $w[3] =~ /^\d{1,6}$/ && $w[2] <= 253402300799;
-		} elsif ($tag =~ /^(period_msec|nr_cpus|ts_field|dropped)$/) {
-			return 0 unless @w == 3 && $w[2] =~ /^\d{1,12}$/;
-			$period = $w[2] if $tag eq 'period_msec';
-			$tsf = $w[2] if $tag eq 'ts_field';
-		} elsif ($tag eq 'sched_clock') {
-			return 0 unless @w == 3 && $w[2] =~ /^0x[0-9a-f]{16}$/;
+			my (undef, undef, $n, $name) = split ' ', $line, 4;
+			return 0 unless @w >= 4 && digits($n, 6) && $n >= 2;
+			return 0 if $field{$n + 0}++ || $fname{$name}++;
+			next;
 		}
+		next unless $tag =~ /^(version|gettimeofday|period_msec|nr_cpus|ts_field|dropped|sched_clock)$/;
+		return 0 if $seen{$tag}++;
+		if ($tag eq 'version') {
+			my @v = split /\./, $w[2] // '', -1;
+			return 0 unless @w == 3 && @v == 3 && !grep { !digits($_, 99) } @v;
+			return 0 unless $v[0] eq '1';
+		} elsif ($tag eq 'gettimeofday') {
+			return 0 unless @w == 4 && digits($w[2], 12) && $w[2] <= 253402300799 && digits($w[3], 6);
+		} elsif ($tag eq 'sched_clock') {
+			return 0 unless @w == 3 && hexa($w[2], 16, 16);
+		} else {
+			return 0 unless @w == 3 && digits($w[2], 12);
+			return 0 if $tag ne 'dropped' && $w[2] == 0;
+			return 0 if $tag eq 'nr_cpus' && $w[2] > 8192;
+		}
+		$h{$tag} = [@w[2 .. $#w]];
 	}
-	return 0 unless $version && %field && $field{4} && $period;
-	my ($max) = sort { $b <=> $a } keys %field;
-	my $tc = ($tsf // 1) - 1;
-	for my $line (@l[$i .. $#l]) {
-		next if $line !~ /\S/ || $line =~ /^#/;
+	return 0 unless $h{version} && %field && $field{4} && $h{period_msec};
+	return 0 if $gmt && !$h{gettimeofday};
+	my $tsf = $h{ts_field} ? $h{ts_field}[0] : 1;
+	return 0 if $field{$tsf};
+	my ($cols) = sort { $b <=> $a } $tsf, keys %field;
+	for my $raw (@l[$i .. $#l]) {
+		my $line = no_cr($raw) // return 0;
 		my @w = split ' ', $line;
-		return 0 unless ($w[$tc] // '') =~ /^\d{1,12}(\.\d{1,9})?$/ && @w == $max;
-		return 0 if grep { $w[$_] !~ /^\d{1,18}(\.\d{1,9})?$/ } grep { $_ != $tc } 0 .. $#w;
+		next if !@w || substr($line, 0, 1) eq '#';
+		return 0 unless @w == $cols;
+		for my $c (1 .. $cols) {
+			return 0 unless decimal($w[$c - 1], $c == $tsf ? 12 : 18);
+		}
+		next unless $gmt;
+		my ($s, $us) = @{$h{gettimeofday}};
+		return 0 if $s * 1000 + int(($us + 500) / 1000) + int($w[$tsf - 1] * 1000 + 0.5) > 253402300799999;
 	}
 	return 1;
 }
 
-# With a wall clock option, the stat must also say when it started.
-sub stat_gmt_ok {
-	return stat_ok(@_) && grep { /^# gettimeofday / } @_;
-}
+sub stat_ok { return stat_check(0, @_) }
+sub stat_gmt_ok { return stat_check(1, @_) }
 
 # ---- running a tool ------------------------------------------------------------------
 
@@ -347,7 +433,8 @@ my @tools = (
 	[migrate_ctf => \@trace, ["- $dir/ctf"], 'stdin'],
 	[migrate_top => \@trace, ['--count 1 --no-clear', '--count 1 --no-clear --interval 0.1 -'], 'stdin'],
 );
-for my $case (@tools) {
+# MT_FUZZ_CASES=0: the sweep alone (harness/mutants.pl runs it so).
+for my $case ($n ? @tools : ()) {
 	my ($tool, $seedfile, $opts, $stdin) = @$case;
 	my $cases = $tool eq 'migrate_plot' ? int($n / 3) : $n;
 	my (%fail, $bad, $refused);

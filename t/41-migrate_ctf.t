@@ -122,6 +122,59 @@ my ($want) = `TZ=UTC $stats --migrate --ts_gmt --ts_date $dir/trace 2>/dev/null`
 $want =~ s@/@-@g;
 is($first, $want, "the clock's offset gives the trace's wall clock ($want)");
 
+# ---- edges: the start clocks, large pids, a packet filled exactly --------------------
+
+# CPU 0's first start clock says 1700000000.000000 at 1 s of sched clock,
+# its second 3 s later a second after that, and CPU 1's a wall clock 5 s
+# ahead: the
+# clock's offset comes from the lowest CPU's first start clock, so that a
+# migration at 3.25 s is at 22:13:22.250000000 UTC.
+my $hdr = "# version 1.2.0\n# nr_cpus 2\n# cause 1 a\n# loc 2 mark\n# loc 3 task_list\n# loc 4 lost\n";
+open($fh, '>', "$dir/clocks") or die;
+print $fh $hdr, "0x000000003b9aca00 0 . . . start_sched_clock 1700000000 0\n",
+	"0x000000003b9aca01 1 . . . start_sched_clock 1700000005 0\n",
+	"0x0000000077359400 0 . . . start_sched_clock 1700000003 0\n",
+	"0x00000000c1b71080 1 0 1 4294967296 1\n0x00000000c1b71081 0 1 0 9999999999 1\n";
+close($fh);
+($rc, $out, $err) = run("$ctf $dir/clocks $dir/ctf3 && babeltrace2 --clock-gmt --clock-date $dir/ctf3");
+is(join(',', map { /^\[(\S+ \S+)\].*pid = (\d+)/ ? "$1 $2" : () } split /\n/, $out),
+   '2023-11-14 22:13:22.250000000 4294967296,2023-11-14 22:13:22.250000001 9999999999',
+   "the clock's offset is the lowest CPU's first start clock; pids of 2^32 and more are kept") or diag($err);
+
+# Packets of at most 64 KiB: a header and context of 68 bytes, events of
+# an id and a timestamp (10 bytes) and their fields: a migration 20, a
+# name 9 and its text with a NUL.  2181 migrations and a name of 18
+# characters fill 65536 bytes exactly: one packet; one event more (a
+# lost record, 18 bytes) makes two.
+sub packets {
+	my ($file) = @_;
+	open(my $s, '<:raw', $file) or return 'none';
+	local $/;
+	my $d = <$s>;
+	my ($n, $pos, @sizes) = (0, 0);
+	while ($pos + 68 <= length($d)) {
+		last unless unpack('V', substr($d, $pos, 4)) == 0xC1FC1FC1;
+		my ($content, $size) = unpack('Q< Q<', substr($d, $pos + 40, 16));
+		push @sizes, $size / 8;
+		$pos += $size / 8;
+	}
+	return join(' ', @sizes) . ($pos == length($d) ? '' : ' and a tail');
+}
+my $body = "0x0000000000000001 0 . . 5 3 : " . ('n' x 18) . "\n" .
+	join('', map { sprintf("0x%016x 0 %d %d 5 1\n", 2 + $_, $_ % 2, 1 - $_ % 2) } 0 .. 2180);
+open($fh, '>', "$dir/full") or die;
+print $fh $hdr, $body;
+close($fh);
+($rc, $out, $err) = run("$ctf $dir/full $dir/ctf4");
+is(packets("$dir/ctf4/stream_0"), '65536', 'events of 65536 bytes with the packet header: one packet, full');
+open($fh, '>>', "$dir/full") or die;
+print $fh "0x0000000000010000 0 . . 0 4 3\n";
+close($fh);
+($rc, $out, $err) = run("$ctf $dir/full $dir/ctf4");
+is(packets("$dir/ctf4/stream_0"), '65536 86', 'one event more: a second packet for it');
+($rc, $out, $err) = run("babeltrace2 $dir/ctf4");
+is(scalar(() = $out =~ /\] \(\S+\) (migration|comm|lost):/g), 2183, 'babeltrace2 reads every event of both');
+
 # Bad input: one line, exit 2, as the other tools.
 open($fh, '>', "$dir/bad") or die;
 print $fh "# version 1.2.0\n# cause 1 a\n0x0000000000000001 0 1 2 3 9\n";

@@ -88,7 +88,11 @@ is(lanes($w, $h, $rows), 3, '--pid: one lane per pid given (trace on standard in
 $svg = do { local (@ARGV, $/) = ("$dir/pids.svg"); <> } // '';
 is_deeply([$svg =~ />(30\d name \d)</g], ['301 name 1', '302 name 2', '300 name 0'], '--pid: lanes in the order given, from the top');
 
-for my $b (['--timeline --top 0', qr/--top N wants/], ['--heatmap --timeline', qr/exclude/], ['--top 3', qr/need --timeline/]) {
+$out = `$plot --timeline --top 100 -o $dir/all.svg $dir/trace 2>&1`;
+$svg = do { local (@ARGV, $/) = ("$dir/all.svg"); <> } // '';
+is(scalar(() = $svg =~ /<polygon fill = 'rgb\((221, 230, 243|243, 236, 221)\)'/g), 7,
+   '--timeline --top 100, the most it takes: a lane for each of the seven tasks');
+for my $b (['--timeline --top 0', qr/--top N wants/], ['--timeline --top 101', qr/--top N wants/], ['--heatmap --timeline', qr/exclude/], ['--top 3', qr/need --timeline/]) {
 	my $err = `$plot $b->[0] -o $dir/x.png $dir/trace 2>&1 >/dev/null`;
 	ok($? >> 8 == 2 && $err =~ $b->[1] && ($err =~ tr/\n//) == 1, "refused with one line: $b->[0]") or diag($err);
 }

@@ -254,7 +254,9 @@ SKIP: {
 	is_deeply({ ($t // '') =~ /<\/span>(\w+)<\/td><td>(\d+)<\/td>/g }, \%stats,
 		  'its cause table equals migrate_stats --stats');
 	my $g = chart_ink(slurp("$dir/guest.html"), 'guest');
-	ok(!grep({ ($g->{$_} // 0) < $chart_min{$_} } keys %chart_min),
+	# The guest's window may hold a few dozen moves: less ink than the
+	# generated trace's thresholds ask, but an empty chart has none.
+	ok(!grep({ ($g->{$_} // 0) < 500 } keys %chart_min),
 	   'its charts have data: ' . join(', ', map { "$_ " . ($g->{$_} // 0) } sort keys %chart_min));
 }
 ok(time() - $t0 < 150, sprintf('the test took %.0f s', time() - $t0));

@@ -14,6 +14,16 @@ our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels);
 
 my $dir;
 
+# MT_FAIL_FAST=1, as harness/mutants.pl sets it: the test program ends at
+# its first failure, all that a mutant's run needs to know.
+if ($ENV{MT_FAIL_FAST}) {
+	require Test2::API;
+	Test2::API::test2_stack()->top->listen(sub {
+		my ($hub, $event) = @_;
+		exit(1) if $event->causes_fail;
+	});
+}
+
 # The test's temporary directory, removed when it exits.
 sub tmpdir {
 	$dir //= tempdir(CLEANUP => 1);

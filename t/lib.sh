@@ -31,3 +31,19 @@ guest_tap() {
 		}
 		{ print }'
 }
+
+# checker_status N OUT RC: TAP test N, that the checker that printed OUT
+# and exited with RC ran to its end: status 0, and as many results as its
+# plan announced.  A checker that dies before its plan, or half way, would
+# otherwise leave the test passing on what it had printed.
+checker_status() {
+	local n=$1 out=$2 rc=$3 plan got
+	plan=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -n 1)
+	got=$(printf '%s\n' "$out" | grep -c '^\(not \)\{0,1\}ok [0-9]')
+	if [ "$rc" = 0 ] && [ -n "$plan" ] && [ "$plan" = "$got" ]; then
+		echo "ok $n - the checker ran to its end: exit 0, the $got results it planned"
+		return
+	fi
+	echo "not ok $n - the checker ran to its end: exit $rc, $got results of a plan of ${plan:-none}"
+	printf '%s\n' "$out" | grep -v '^\(not \)\{0,1\}ok [0-9]\|^1\.\.' | head -n 5 | sed 's/^/# /'
+}

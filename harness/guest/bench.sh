@@ -42,6 +42,45 @@ setup() {
 	esac
 }
 
+# The peers (make bench's section 7): perf, trace-cmd and bpftrace from
+# the bench initramfs, each attached once a round as its documentation
+# shows.  With the tool attached: the per-event calls, fired by a shell
+# pinned to CPU 1 (each moves that shell's pid from CPU 1 to 0), then the
+# two workloads; stopped, the tool must have received every call: the
+# events of that pid (bpftrace's count: its pair 1 -> 0 in the map it
+# prints on SIGUSR1 right after the calls).
+. /guest/peers-lib.sh
+PEER_LIST="tracecmd perf btcount btprint"
+peer_round() {
+	quiet
+	t0=$(date +%s)
+	peer_start "$1" || { echo "peer $1 attach-failed"; return; }
+	t1=$(date +%s)
+	# shellcheck disable=SC2046
+	set -- "$1" $(taskset 2 sh -c "echo \$\$; echo 'tracepoint 1000' >$MT/bench
+		echo 'tracepoint $N' >$MT/bench; cut -d' ' -f3 $MT/bench")
+	echo "event $1 $3 $N"
+	if [ "$1" = btcount ]; then
+		kill -USR1 "$peer_pid"
+		i=0
+		until grep -q '^@\[' "$PEERS/btcount.out" || [ $i -ge 600 ]; do
+			usleep 100000; i=$((i + 1))
+		done
+		got=$(peer_pairs | awk '$1 == 1 && $2 == 0 { print $3; exit }')
+	fi
+	if [ "$PARTS" != events ]; then
+		$H bench-affinity 50 2 >/dev/null
+		echo "work affinity $1 $($H bench-affinity $K 2)"
+		$H bench-pingpong 100 >/dev/null
+		echo "work pingpong $1 $($H bench-pingpong $PP)"
+	fi
+	peer_stop "$1"
+	[ "$1" = btcount ] ||
+		got=$(peer_events "$1" | awk -v s="$2" '$1 == s && $2 == 1 && $3 == 0' | wc -l)
+	# peer NAME FIRED RECEIVED LOST SECONDS-TO-ATTACH
+	echo "peer $1 $((N + 1000)) ${got:-0} $(peer_lost "$1") $((t1 - t0))"
+}
+
 [ -w $MT/bench ] || { echo "no $MT/bench: kernel without CONFIG_SNSC_LITE_MIGRATION_BENCH"; exit 1; }
 echo 4096 >$TR/buffer_size_kb
 {
@@ -59,6 +98,9 @@ for r in $(seq "$ROUNDS"); do
 		echo "$what 1000" >$MT/bench
 		echo "$what $N" >$MT/bench
 		echo "event $v $(cut -d' ' -f3 $MT/bench) $N"
+	done
+	for v in $PEER_LIST; do
+		peer_round $v
 	done
 	[ "$PARTS" = events ] && continue
 	for cfg in none mt mstat both ftrace; do
@@ -113,5 +155,59 @@ echo 0 >$TR/tracing_on
 kill $r; wait $r 2>/dev/null
 e=$(awk '/^read events:/ { e += $3 } /^overrun:/ { o += $2 } END { print e + 0, o + 0 }' $TR/per_cpu/cpu*/stats)
 echo "stream ftrace $n $t $e"
+quiet
+
+# What each tool tells, checked once (section 8): every peer attached at
+# once, then a reference ftrace instance and mt around a workload
+# of forks (fork placement: wake_up_new_task, no tracepoint), an affinity
+# hop between two marks and a trace_marker line;
+# the workload's tasks are the user tasks mt saw created in the window.
+R=$TR/instances/peers-ref
+mkdir -p $R
+echo 8192 >$R/buffer_size_kb
+for v in $PEER_LIST; do peer_start $v || echo "cap $v attach-failed"; done
+echo 1 >$R/events/sched/sched_migrate_task/enable
+echo 1 >$MT/enable
+$H forkexec 30 /bin/true
+$H affinity 40 1 0 0 0x3001 0x3002 >/dev/null
+echo peers-mark >$TR/trace_marker
+echo 0 >$MT/enable
+echo 0 >$R/events/sched/sched_migrate_task/enable
+for v in $PEER_LIST; do peer_stop $v; done
+cat $MT/trace >/tmp/cap.trace
+cat $R/trace >/tmp/cap.ftrace
+ftlost=$(awk '/^overrun:/ { n += $2 } END { print n + 0 }' $R/per_cpu/cpu*/stats)
+# The window's user tasks, and mt's moves of them other than fork placement.
+awk '/^# loc / { loc[$4] = $3; next } /^# cause / { cause[$3] = $4; next } /^#/ { next }
+     $3 == "." && $6 == loc["copy_process"] && $7 != "kthreadd" { print $5 > "/tmp/cap.pids"; next }
+     $3 != "." { print $5, $3, $4, cause[$6] }' /tmp/cap.trace >/tmp/cap.mtall
+awk 'NR == FNR { w[$1] = 1; next } ($1 in w)' /tmp/cap.pids /tmp/cap.mtall >/tmp/cap.mtw
+forks=$(awk '$4 == "wake_up_new_task"' /tmp/cap.mtw | wc -l)
+awk '$4 != "wake_up_new_task" { print $1, $2, $3 }' /tmp/cap.mtw | sort -s -n -k1,1 >/tmp/cap.mt
+# A tool's moves of those tasks (the tracepoint also fires for a task
+# set on the CPU it is on: no move), in its order task by task.
+moves() { awk 'NR == FNR { w[$1] = 1; next } ($1 in w) && $2 != $3' /tmp/cap.pids - | sort -s -n -k1,1; }
+peer_events ftrace /tmp/cap.ftrace | moves >/tmp/cap.ref
+sort /tmp/cap.ref >/tmp/cap.ref.sorted
+# cap NAME MOVES SAME-AS-FTRACE SAME-ORDER LOST
+echo "cap ftrace $(wc -l </tmp/cap.ref) 1 1 $ftlost"
+cmp -s /tmp/cap.mt /tmp/cap.ref && same=1 || same=0
+echo "cap mt $(wc -l </tmp/cap.mt) $same $same $(sed -n 's/^# dropped //p' /tmp/cap.trace)"
+for v in tracecmd perf btprint; do
+	peer_events $v | moves >/tmp/cap.$v
+	sort /tmp/cap.$v | cmp -s - /tmp/cap.ref.sorted && set=1 || set=0
+	cmp -s /tmp/cap.$v /tmp/cap.ref && order=1 || order=0
+	echo "cap $v $(wc -l </tmp/cap.$v) $set $order $(peer_lost $v)"
+done
+# bpftrace's count has CPU pairs, no pid: each pair of the window's
+# moves must be counted at least as often as ftrace saw it.
+awk '{ n[$2 " " $3]++ } END { for (k in n) print k, n[k] }' /tmp/cap.ref >/tmp/cap.refpairs
+peer_pairs >/tmp/cap.pairs
+covered=$(awk 'NR == FNR { c[$1 " " $2] = $3; next } c[$1 " " $2] < $3 { bad++ }
+	END { print bad ? 0 : 1 }' /tmp/cap.pairs /tmp/cap.refpairs)
+echo "cap btcount $(awk '{ n += $3 } END { print n + 0 }' /tmp/cap.pairs) $covered 0 0"
+# cap-fork MT-FORK-PLACEMENTS; cap-marks MT-MARKS TRACE-CMD-PRINTS
+echo "cap-fork $forks"
+echo "cap-marks $(awk '/^# loc / && $4 == "mark" { m = $3 } !/^#/ && $3 == "." && $6 == m' /tmp/cap.trace | wc -l) $(trace-cmd report -i "$PEERS/tracecmd.dat" 2>/dev/null | grep -c peers-mark)"
 quiet
 } >"$out/bench.raw" 2>&1

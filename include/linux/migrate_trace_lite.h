@@ -229,8 +229,15 @@ do {									\
  *
  * Its mt_reason field exists with the hooks only; without them this and
  * mt_arg_reason() leave no trace, and the scheduler's code is unchanged.
+ * With them, the store is behind the static branch too: a request queued
+ * before a facility started may carry no reason (0) to its move.  The
+ * request is zeroed when it is made, so that is all it may carry.
  */
-#define mt_arg_set_reason(arg, why)	((arg)->mt_reason = (why))
+#define mt_arg_set_reason(arg, why)					\
+do {									\
+	if (static_branch_unlikely(&mt_hooks_key))			\
+		(arg)->mt_reason = (why);				\
+} while (0)
 #define mt_arg_reason(arg)		((arg)->mt_reason)
 
 /**
@@ -275,15 +282,12 @@ static inline void mt_migrate_task_lb(struct task_struct *p,
 {
 }
 
-static inline int mt_noted(struct task_struct *p, int cpu,
-			   unsigned int reason)
-{
-	return cpu;
-}
-
-static inline void mt_note(struct task_struct *p, unsigned int reason)
-{
-}
+/*
+ * Macros, as with the hooks: the compiler's inlining heuristics then
+ * see the same code as without the series.
+ */
+#define mt_noted(p, cpu, why)	((void)(p), (void)(why), (cpu))
+#define mt_note(task, why)	do { (void)(task); (void)(why); } while (0)
 
 static inline void mt_arg_set_reason(void *arg, unsigned int why)
 {

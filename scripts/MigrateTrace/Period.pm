@@ -19,6 +19,10 @@ our @EXPORT_OK = qw(setup_periods field_set periods_until);
 
 my $P = $0 =~ s@.*/@@gr;
 
+# The most fields a series may have: --period_cpu_pair's NR_CPUS squared
+# for 256 CPUs, --period_cpu's twice NR_CPUS for every CPU a trace names.
+my $MAX_FIELDS = 65536;
+
 # The fields of the options given: their names in fields, and per field
 # group [kind, name -> field index] in groups.
 sub setup_periods {
@@ -28,6 +32,10 @@ sub setup_periods {
 	die "$P: --period_cpu and --period_cpu_pair need '# nr_cpus' in the trace or --max_cpu\n"
 		if ($opt->{period_cpu} || $opt->{period_cpu_pair}) && !defined $nr_cpus;
 	my @cpus = 0 .. ($nr_cpus // 1) - 1;
+	my $n = ($opt->{period_cpu} ? 2 * @cpus : 0) + ($opt->{period_cpu_pair} ? @cpus * @cpus : 0);
+	die "$P: --period_cpu" . ($opt->{period_cpu_pair} ? '_pair' : '') . ": " . scalar(@cpus) .
+		" CPUs make $n fields, more than $MAX_FIELDS; --max_cpu N takes CPUs 0 to N only\n"
+		if $n > $MAX_FIELDS;
 	my @causes = $tr->cause_order();
 	my @g;
 	push @g, ['cause', [map { [$_, $_] } @causes]] if $opt->{period_cause};
@@ -126,14 +134,30 @@ sub period_line {
 	print join('', map { sprintf(' %*.2f', $w, $_ * $scale) } @v), "\n";
 }
 
-# Writes every period that ended before TS.
+# Writes every period that ended before TS: the one that was counting,
+# then those without a migration up to TS.  A gap of more than --max_gap
+# such periods is an error, unless --min_rate drops them all: a trace whose
+# last timestamp is far ahead would make the series endless.
 sub periods_until {
 	my ($tr, $ts) = @_;
 	return if $tr->{pass_no};
 	period_header($tr) unless $tr->{period_hdr_done};
+	my $p = $tr->{period_ns};
+	return if $ts < $tr->{period_end};
+	period_line($tr, $tr->{period_end} - $p);
+	$tr->{period_end} += $p;
+	my $empty = $ts < $tr->{period_end} ? 0 : int(($ts - $tr->{period_end}) / $p) + 1;
+	return unless $empty;
+	if ($tr->{min_rate}) {
+		$tr->{period_end} += $empty * $p;
+		return;
+	}
+	$tr->{bad}->(sprintf("%.0f periods of %d ms without a migration, from 0x%016x to 0x%016x: " .
+			     "more than --max_gap %d", $empty, $p / 1e6, $tr->{period_end} - $p,
+			     $ts, $tr->{max_gap})) if $empty > $tr->{max_gap};
 	while ($ts >= $tr->{period_end}) {
-		period_line($tr, $tr->{period_end} - $tr->{period_ns});
-		$tr->{period_end} += $tr->{period_ns};
+		period_line($tr, $tr->{period_end} - $p);
+		$tr->{period_end} += $p;
 	}
 }
 

@@ -57,8 +57,10 @@ sub print_stats {
 		@$tr{qw(k_combo c_from c_to c_cause c_reason cause_name)};
 	my $n_total = total($tr);
 	my $pairs = sum_by($tr, sub { my $c = $k_combo->[$_[0]]; "$c_from->[$c] $c_to->[$c]" });
-	my ($seen) = sort { $b <=> $a } map { split ' ' } keys %$pairs;
-	my @cpus = 0 .. (defined $tr->{nr_cpus} ? $tr->{nr_cpus} - 1 : $seen // 0);
+	# The CPUs that a migration counted left or reached: the matrices
+	# grow with them, not with the header's nr_cpus.
+	my %active = map { $_ => 1 } map { split ' ' } keys %$pairs;
+	my @cpus = sort { $a <=> $b } keys %active;
 
 	printf("duration_sec %.6f\n", duration($tr));
 	printf("migrations %d rate %s\n", $n_total, rate($tr, $n_total));

@@ -3,9 +3,9 @@
 # MigrateTrace::Trace - read a migration_trace/trace file (format 1.x)
 #
 # The reader of scripts/migrate_stats: the input files and their errors,
-# the header, the filters, the window, the events other than migrations,
-# and the loop over the events, put together as perl code for the options
-# given.  Everything one read learns is in the trace object; the
+# the header and the events other than migrations (by the rules of
+# MigrateTrace::Format), the filters, the window, and the loop over the
+# events, put together as perl code for the options given.  Everything one read learns is in the trace object; the
 # summaries, the period series and the topology and ping-pong analyses
 # (MigrateTrace::Summary, ::Period, ::Topology) read it from there.
 #
@@ -21,12 +21,9 @@ use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class topo_classes);
+use MigrateTrace::Format qw(new_header header_line header_done check_migration event_of);
 
-our @EXPORT_OK = qw(MAX_CPUS make_filters new_trace open_trace read_events read_trace lost_counts);
-
-# The most CPUs a trace may name.  A constant sub, not constant.pm, whose
-# loading costs a run more than it saves.
-sub MAX_CPUS () { 8192 }
+our @EXPORT_OK = qw(make_filters new_trace open_trace read_events read_trace lost_counts);
 
 my $P = $0 =~ s@.*/@@gr;
 
@@ -74,9 +71,9 @@ sub new_trace {
 	my (%args) = @_;
 	my $tr = bless { %args }, __PACKAGE__;
 
-	# The header.
-	$tr->{$_} = {} for qw(cause_name cause_num loc_kind reason_name reason_num topo
-			     lost_hdr cpu_lost);
+	# The header (MigrateTrace::Format), and the errors of the input.
+	new_header($tr);
+	$tr->{bad} = sub { bad($tr, @_) };
 	# Names and clocks, kept over both passes of --min_count.
 	$tr->{$_} = {} for qw(names start_clock keep_pid begin_need);
 	# The period series' fields (MigrateTrace::Period).
@@ -148,15 +145,18 @@ sub bad {
 	die "$P: $tr->{file}:$.: $why\n";
 }
 
-sub unsorted {
+# The timestamp of the line in $_ is not '0x' and 16 lowercase hex digits,
+# or it is earlier than the one before.
+sub bad_ts {
 	my ($tr) = @_;
+	bad($tr, "malformed event line") unless /^0x[0-9a-f]{16} /;
 	bad($tr, "input is not in time order; sort it first");
 }
 
 # A perl warning while reading means a field that is not what it should
-# be (a timestamp with a bad digit, ...): one line and exit 2, as for any
-# other malformed line.  A line that begins with 0 but is too short for
-# the compiled loop's key is a malformed event line.
+# be: one line and exit 2, as for any other malformed line.  A line that
+# begins with 0x but is too short for the compiled loop's key is a
+# malformed event line.
 sub on_warn {
 	my ($tr, $w) = @_;
 	bad($tr, "malformed event line") if $w =~ /^substr outside of string/;
@@ -178,59 +178,15 @@ sub open_input {
 
 # ---- the header ----------------------------------------------------------------
 
-my %naming = map { $_ => 1 } qw(copy_process set_task_comm task_list saved_comm);
-
-sub header_line {
-	my ($tr, $line) = @_;
-	my @w = split ' ', $line;
-	my $tag = $w[1] // '';
-	my $nums = sub { my ($n) = @_; @w == $n + 2 && !grep { !/^\d{1,18}$/ } @w[2 .. $n + 1] };
-
-	if ($tag eq 'version') {
-		my ($major) = ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/ or bad($tr, "bad version line");
-		die "$P: $tr->{file}: trace format $w[2] is not 1.x\n" if $major != 1;
-		$tr->{version} = $w[2];
-	} elsif ($tag eq 'cause' || $tag eq 'loc' || $tag eq 'reason') {
-		bad($tr, "bad $tag line") unless @w == 4 && $w[2] =~ /^\d{1,4}$/ && $w[2] > 0;
-		if ($tag eq 'cause') {
-			$tr->{cause_name}{$w[2] + 0} = $w[3];
-			$tr->{cause_num}{$w[3]} = $w[2] + 0;
-		} elsif ($tag eq 'reason') {
-			$tr->{reason_name}{$w[2] + 0} = $w[3];
-			$tr->{reason_num}{$w[3]} = $w[2] + 0;
-		} else {
-			$tr->{loc_kind}{$w[2] + 0} = $w[3];
-		}
-	} elsif ($tag eq 'nr_cpus') {
-		bad($tr, "bad nr_cpus line") unless $nums->(1) && $w[2] >= 1 && $w[2] <= MAX_CPUS;
-		$tr->{nr_cpus} = $w[2] + 0 unless defined $tr->{max_cpu};
-	} elsif ($tag eq 'dropped' || $tag eq 'overwritten') {
-		bad($tr, "bad $tag line") unless $nums->(1);
-		$tr->{lost_hdr}{$tag} = $w[2] + 0;
-	} elsif ($tag eq 'cpu_lost') {
-		bad($tr, "bad cpu_lost line") unless $nums->(3) && $w[2] < MAX_CPUS;
-		$tr->{cpu_lost}{$w[2] + 0} = [$w[3] + 0, $w[4] + 0];
-	} elsif ($tag eq 'ts_field') {
-		bad($tr, "bad ts_field line: the timestamp is field 1") unless @w == 3 && $w[2] eq '1';
-	} elsif ($tag eq 'overwrite') {
-		bad($tr, "bad overwrite line") unless @w == 3 && $w[2] =~ /^[01]$/;
-	} elsif ($tag eq 'buffer_size_kb' || $tag eq 'buffer_used') {
-		bad($tr, "bad $tag line") unless $nums->(1);
-	} elsif ($tag eq 'topology') {
-		bad($tr, "bad topology line") unless $nums->(4) && !grep { $_ >= MAX_CPUS } @w[2 .. 4];
-		$tr->{topo}{$w[2] + 0} = [@w[3 .. 5]];
-	}
-	# Other tags are minor-version extensions: ignored.
-}
-
-# Reads the header of the file open; returns the first event line.
+# Reads the header of the file open (again, for a second pass: then
+# only skips it); returns the first event line.
 sub read_header {
-	my ($tr) = @_;
+	my ($tr, $again) = @_;
 	my $fh = $tr->{fh};
 
 	while (<$fh>) {
 		return $_ unless /^#/ || !/\S/;
-		header_line($tr, $_);
+		header_line($tr, $_, $tr->{bad}) unless $again;
 	}
 	return undef;
 }
@@ -254,8 +210,7 @@ sub open_trace {
 	}
 	open_input($tr, $tr->{files}[0]);
 	$tr->{first} = read_header($tr);
-	die "$P: $tr->{file}: no '# version' line before the first event\n"
-		unless $tr->{version};
+	header_done($tr, $tr->{bad});
 	for my $f (qw(cause cause_exclude)) {
 		for my $name (@{$tr->{lists}{$f}}) {
 			die "$P: unknown cause '$name' (the trace names: " .
@@ -275,19 +230,9 @@ sub open_trace {
 				")\n" unless $r eq 'none' || exists $reason_num->{$r};
 		}
 	}
-	$tr->{nr_cpus} = $tr->{max_cpu} + 1 if defined $tr->{max_cpu};
-	$tr->{cpu_limit} = $tr->{nr_cpus} // MAX_CPUS;
 }
 
 # ---- keys, combinations and tasks ------------------------------------------------
-
-sub check_cpu {
-	my ($tr, $cpu) = @_;
-	return if $cpu < $tr->{cpu_limit};
-	bad($tr, "CPU $cpu is beyond --max_cpu $tr->{max_cpu}") if defined $tr->{max_cpu};
-	bad($tr, "CPU $cpu is beyond the header's nr_cpus $tr->{nr_cpus}") if defined $tr->{nr_cpus};
-	bad($tr, "CPU $cpu is beyond " . (MAX_CPUS - 1));
-}
 
 # Whether the events of task PID pass the task filters (pid, comm,
 # --min_count's second pass).
@@ -380,13 +325,7 @@ sub new_key {
 		/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})((?: \S+)*))?\r?\n?\z/
 		or bad($tr, "malformed event line");
 	$r ||= 0;
-	my $limit = $tr->{cpu_limit};
-	bad($tr, "a migration from CPU $from to itself") if $from == $to;
-	unless ($cpu < $limit && $from < $limit && $to < $limit) {
-		check_cpu($tr, $_) for $cpu, $from, $to;
-	}
-	bad($tr, "cause $k is not in the header") unless $tr->{cause_name}{$k + 0};
-	bad($tr, "reason $r is not in the header") if $r && !$tr->{reason_name}{$r + 0};
+	check_migration($tr, $cpu, $from, $to, $k, $r, $tr->{bad});
 	my $c = combo_of($tr, $from + 0, $to + 0, $k + 0, $r + 0);
 	my ($p3, $p4) = (18 + length(" $cpu $from $to"), 18 + length(" $cpu $from $to $pid"));
 	my $key = substr($line, 18, $p3 - 18) . substr($line, $p4);
@@ -462,11 +401,11 @@ sub in_window {
 
 # ---- events other than migrations ------------------------------------------------
 
+# A name event E (of MigrateTrace::Format's event_of()), in $_.
 sub name_event {
-	my ($tr, $ts, $cpu, $pid, $k, $line) = @_;
+	my ($tr, $e) = @_;
 	my $filter = $tr->{filter};
-	my ($name) = $line =~ /^(?:\S+ ){6}:(?: (.*?))?\r?\n?\z/s;
-	$name //= '';
+	my ($ts, $cpu, $pid, $name) = @$e{qw(ts cpu pid name)};
 	my $in = in_window($tr, $ts, undef);
 	$tr->{comm}{$pid} = $name;
 	$tr->{names}{$pid}{$name} = 1;
@@ -476,7 +415,7 @@ sub name_event {
 	return $in unless $in && $tr->{opt}{ps} && !$tr->{pass_no};
 	return 1 unless passes($filter->{pid}, $pid) && passes($filter->{comm}, $name) &&
 		passes($filter->{cpu_event}, $cpu) && (!$tr->{two_pass} || $tr->{keep_pid}{$pid});
-	print ts_text($tr, $ts, $cpu), " $cpu $pid ", ($tr->{loc_kind}{$k} // "kind$k"), " $name\n";
+	print ts_text($tr, $ts, $cpu), " $cpu $pid ", ($e->{kind} // "kind$e->{k}"), " $name\n";
 	return 1;
 }
 
@@ -485,42 +424,23 @@ sub name_event {
 sub other_line {
 	my ($tr) = @_;
 	return 1 if /^#/ || !/\S/;	# comments; later files' headers
-	my @w = split;
-	bad($tr, "malformed event line")
-		unless @w >= 6 && $w[0] =~ /^0x[0-9a-f]{16}$/ && $w[1] =~ /^\d{1,9}$/ &&
-		       $w[2] eq '.' && $w[3] eq '.';
-	my $ts = hex($w[0]);
-	unsorted($tr) if $ts < $tr->{prev};
-	$tr->{prev} = $ts;
-	my $cpu = $w[1];
-	check_cpu($tr, $cpu);
-	if ($w[4] eq '.') {
-		# A wall clock gmtime() can take: up to the year 9999.
-		bad($tr, "malformed start_sched_clock")
-			unless @w == 8 && $w[5] eq 'start_sched_clock' &&
-			       "$w[6] $w[7]" =~ /^\d{1,12} \d{1,6}$/ && $w[6] <= 253402300799;
-		$tr->{start_clock}{$cpu + 0} = [$ts, $w[6] + 0, $w[7] + 0];
-		return defined in_window($tr, $ts, undef);
-	}
-	bad($tr, "malformed event line") unless $w[4] =~ /^\d{1,10}$/ && $w[5] =~ /^\d{1,4}$/;
-	my ($pid, $k) = ($w[4] + 0, $w[5] + 0);
-	my $kind = $tr->{loc_kind}{$k};
-	if (defined $kind ? $naming{$kind} : @w >= 7 && $w[6] eq ':') {
-		bad($tr, "malformed name event") unless @w >= 7 && $w[6] eq ':';
-		return defined name_event($tr, $ts, $cpu, $pid, $k, $_);
-	} elsif (defined $kind ? $kind eq 'mark' : @w == 7 && $w[6] =~ /^0x[0-9a-f]+$/) {
-		bad($tr, "malformed mark") unless @w == 7 && $w[6] =~ /^0x[0-9a-f]{1,16}$/;
-		my $mark = hex($w[6]);
-		my $in = in_window($tr, $ts, $mark);
+	my $e = event_of($tr, $_, $tr->{bad});
+	my ($type, $ts, $cpu) = @$e{qw(type ts cpu)};
+	if ($type eq 'start') {
+		# A CPU's first start clock is the trace's start.
+		$tr->{start_clock}{$cpu} //= [$ts, $e->{sec}, $e->{usec}];
+	} elsif ($type eq 'name') {
+		return defined name_event($tr, $e);
+	} elsif ($type eq 'mark') {
+		my $in = in_window($tr, $ts, $e->{mark});
 		return defined $in unless $in;
 		return 1 unless passes($tr->{filter}{cpu_event}, $cpu) && !$tr->{pass_no};
 		my $t = ts_text($tr, $ts, $cpu);
-		print "$t $cpu $pid $w[6]\n" if $tr->{opt}{mark};
-		print "$t $cpu $pid $mark\n" if $tr->{opt}{mark_decimal};
+		print "$t $cpu $e->{pid} $e->{text}\n" if $tr->{opt}{mark};
+		print "$t $cpu $e->{pid} $e->{mark}\n" if $tr->{opt}{mark_decimal};
 		return 1;
-	} elsif (defined $kind && $kind eq 'lost') {
-		bad($tr, "malformed lost event") unless @w == 7 && $w[6] =~ /^\d{1,18}$/;
-		$tr->{lost_lines} += $w[6];
+	} elsif ($type eq 'lost') {
+		$tr->{lost_lines} += $e->{count};
 		$tr->{lost_gaps}++;
 	}
 	# Unknown event kinds: a minor-version extension, skipped.
@@ -559,7 +479,11 @@ sub own_vars {
 # The body for each line, put together for the options given.  Four
 # index()es find the pid, which a substr() cuts out of the line; a look-up
 # of the rest after the timestamp (the key) and one of the pid's text give
-# their indexes, and then the line costs a hex() and an order check and
+# their indexes, and then the line costs a hex() of the line (which stops
+# at the space after the timestamp, silently: no 'digit' warnings in the
+# loop), a count of the characters that are not lowercase hex digits, x,
+# spaces or the line's end (hex() takes upper case and underscores, and
+# the rest of the line is the key's, checked once), an order check and
 # only the work of the options given.  A key or pid seen for the first
 # time is checked whole; a line whose key is not a migration's is another
 # event, handled whole again (uncut() puts the pid back).  The arrays and
@@ -577,14 +501,14 @@ sub loop_steps {
 	my $need_t = $tr->{task_filters} || $tr->{pass_no} || defined $pp_ns ||
 		grep { $opt->{$_} } qw(summary_pid topology migrate);
 	my @steps = (
-		# Lines that do not begin with 0 are comments, blank or malformed.
-		'ord($_) == 48 or (other_line($tr) ? next : last)',
+		# Lines that do not begin with 0x are comments, blank or malformed.
+		'index($_, "0x") and (other_line($tr) ? next : last)',
 		'$pt = substr($_, $p3 = index($_, " ", index($_, " ", index($_, " ", 19) + 1) + 1),
 		index($_, " ", $p3 + 1) - $p3, "")',
 		'$i = $kidx{substr($_, 18)} // new_key($tr, uncut($p3, $pt)) //
 		(other_line($tr) ? next : last)',
 		($need_t ? '$t = ' : '') . '$task_tx{$pt} // task_of($tr, $pt)',
-		'($ts = hex(substr($_, 0, 18))) < $prev ? unsorted($tr) : ($prev = $ts)');
+		'($ts = hex($_)) < $prev || tr/0-9a-fx \r\n//c ? bad_ts($tr) : ($prev = $ts)');
 	push @steps, '$ts >= $end_at and (end_window($tr, $end_at), last)'
 		if @{$lists->{end_sec}} || @{$lists->{end_ts}};
 	# Before the window: a begin mark still awaited, or a begin time not
@@ -637,7 +561,7 @@ sub compile_loop {
 
 	# The first line was read with the header: once through the body, in
 	# a loop of one for its next and last.
-	my $src = own_vars() . "sub {\nmy (\$line, \$fh) = \@_;\n" .
+	my $src = own_vars() . "sub {\nno warnings 'digit';\nmy (\$line, \$fh) = \@_;\n" .
 		join('', map { "for my \$$_ (\$tr->{$_}) {\n" } @loop_scalars) .
 		"if (defined \$line) { for (\$line) {\n\t$body\n} }\n" .
 		"return if \$tr->{ended};\nwhile (<\$fh>) {\n\t$body\n}\n" .
@@ -708,7 +632,7 @@ sub read_events {
 				    grep { $tn->[$_] >= $tr->{min_count} } 0 .. $#$tn };
 		$tr->{pass_no} = 0;
 		open_input($tr, $tr->{files}[0]);
-		$first = read_header($tr);
+		$first = read_header($tr, 1);
 	}
 	run_pass($tr, $first);
 }

@@ -23,14 +23,17 @@ ktap_set_plan 5
 SECONDS_EACH=${MT_IDLE_SECONDS:-10}
 N=$((SECONDS_EACH * 100))
 
-# disturbance: CAL + RES, and sched_goidle, summed over CPUs 1 and up.
+# disturbance: CAL + RES, and sched_goidle, summed over CPUs 1 and up;
+# then CAL, RES and LOC (local timer) apart, for the record.
 disturbance() {
 	awk -v n="$NCPU" '
-		FILENAME ~ /interrupts/ && ($1 == "CAL:" || $1 == "RES:") {
-			for (c = 2; c <= n; c++) ipi += $(c + 1)
+		FILENAME ~ /interrupts/ && ($1 == "CAL:" || $1 == "RES:" || $1 == "LOC:") {
+			for (c = 2; c <= n; c++) k[$1] += $(c + 1)
 		}
 		FILENAME ~ /schedstat/ && $1 ~ /^cpu[0-9]+$/ && $1 != "cpu0" { idle += $5 }
-		END { print ipi + 0, idle + 0 }' /proc/interrupts /proc/schedstat
+		END { print k["CAL:"] + k["RES:"], idle + 0,
+			    k["CAL:"] + 0, k["RES:"] + 0, k["LOC:"] + 0 }' \
+		/proc/interrupts /proc/schedstat
 }
 
 # phase NAME FILE DATA [PIPE]: the writer on CPU 0 for SECONDS_EACH s, a
@@ -42,12 +45,15 @@ phase() {
 		reader=$!
 		sleep 1
 	fi
-	set -- "$1" "$2" "$3" $(disturbance)
+	name=$1
+	before=$(disturbance)
 	failed=$(taskset -c 0 "$HELPER" every 10 "$N" "$2" "$3")
-	set -- "$@" $(disturbance)
+	after=$(disturbance)
 	[ -n "$reader" ] && { kill "$reader"; wait "$reader" 2>/dev/null; }
-	[ "$failed" = 0 ] || ktap_print_msg "$1: $failed writes failed"
-	echo $(($6 - $4)) $(($7 - $5))
+	set -- $before $after
+	[ "$failed" = 0 ] || ktap_print_msg "$name: $failed writes failed"
+	ktap_print_msg "$name: CAL $(($8 - $3)) RES $(($9 - $4)) LOC $((${10} - $5))" >&2
+	echo $(($6 - $1)) $(($7 - $2))
 }
 
 echo 1 >/proc/sys/kernel/sched_schedstats

@@ -86,6 +86,7 @@ mt_malformed() {
 	/^# cause / { cause[$3] = 1 }
 	/^# reason / { reason[$3] = 1 }
 	/^# loc / && $4 == "lost" { lost = $3 }
+	/^# loc / && $4 == "clamped" { clamped = $3 }
 	/^# / { next }
 	$1 !~ /^0x[0-9a-f]{16}$/ || $2 !~ /^[0-9]+$/ { print; next }
 	$3 != "." { if (NF != 7 || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ ||
@@ -94,7 +95,7 @@ mt_malformed() {
 		    next }
 	$5 == "." { if (NF != 8 || $6 != "start_sched_clock") print; next }
 	$7 == ":" { next }
-	$6 == lost { if (NF != 7 || $5 != 0 || $7 !~ /^[0-9]+$/) print; next }
+	$6 == lost || $6 == clamped { if (NF != 7 || $5 != 0 || $7 !~ /^[0-9]+$/) print; next }
 	$7 ~ /^0x[0-9a-f]{8,}$/ && NF == 7 { next }
 	{ print }
 	' "$1"

@@ -70,7 +70,11 @@ awk -v pids="$pids" '
 	BEGIN { n = split(pids, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1 }
 	FILENAME ~ /schedstat/ && /^# when / { when = $3; next }
 	FILENAME ~ /schedstat/ && $1 == "task" && ($2 in want) {
-		if (when == "before") { m[$2] -= $3; w[$2] -= $4 } else { m[$2] += $3; w[$2] += $4; seen[$2] = 1 }
+		sign = when == "before" ? -1 : 1
+		m[$2] += sign * $3
+		w[$2] += sign * $4
+		if (when == "after")
+			seen[$2] = 1
 		next
 	}
 	FILENAME !~ /schedstat/ && $1 == "#" && $2 == "cause" { cause[$3] = $4; next }
@@ -85,9 +89,11 @@ sed 's/^/#   /' "$TMPD/counts"
 check "every workload task is in both snapshots" \
 	"$(awk '!$6 { print $1 }' "$TMPD/counts")" ""
 check "the trace lost nothing" \
-	"$(awk '$1 == "#" && ($2 == "dropped" || $2 == "overwritten") { s += $3 } END { print s + 0 }' "$T")" 0
+	"$(awk '$1 == "#" && ($2 == "dropped" || $2 == "overwritten") { s += $3 }
+		END { print s + 0 }' "$T")" 0
 check "the workload moved: balancer, wakeups, affinity" \
-	"$(awk '{ m += $4; w += $5 } END { print (m > 20 && w > 5) ? "yes" : m " " w }' "$TMPD/counts")" yes
+	"$(awk '{ m += $4; w += $5 }
+		END { print (m > 20 && w > 5) ? "yes" : m " " w }' "$TMPD/counts")" yes
 check "se.nr_migrations of every task equals its moves but forks, exactly" \
 	"$(awk '$2 != $4 { print $1 ": " $2 " != " $4 }' "$TMPD/counts")" ""
 check "nr_wakeups_migrate of every task equals its try_to_wake_up moves, exactly" \

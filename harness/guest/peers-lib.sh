@@ -1,0 +1,137 @@
+#!/bin/sh
+# The peers of make bench in the guest, shared by bench.sh and peers.sh:
+# Debian's perf, trace-cmd and bpftrace (from the bench initramfs), each
+# attached as its documentation shows, started in the background and
+# waited for until attached, stopped cleanly with SIGINT, and what it
+# received counted from its own output.
+#
+#   peer_start NAME     tracecmd, perf, btcount or btprint; its pid is
+#                       then $peer_pid (and $pid_NAME: several can run)
+#   peer_stop NAME      stop it once its output is still; its output
+#                       stays in $PEERS
+#   peer_events NAME    its events as "PID ORIG DEST", one a line
+#   peer_pairs NAME     btcount's map as "ORIG DEST COUNT"
+#   peer_lost NAME      the events it says it lost
+PEERS=/tmp/peers
+PEER_TR=/sys/kernel/tracing
+mkdir -p $PEERS
+
+# The one-liners, as a user writes them.
+BT_COUNT='tracepoint:sched:sched_migrate_task { @[args->orig_cpu, args->dest_cpu] = count(); }'
+BT_PRINT='tracepoint:sched:sched_migrate_task { printf("comm=%s pid=%d orig_cpu=%d dest_cpu=%d\n", args->comm, args->pid, args->orig_cpu, args->dest_cpu); }'
+
+# The perf_event file descriptors process $1 holds.
+perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'; }
+
+# Process $1 sleeps in poll(): perf record reaches its loop over its
+# buffers once its events are enabled (they are open before that).
+polling() { case $(cat "/proc/$1/wchan" 2>/dev/null) in *poll*) true ;; *) false ;; esac; }
+# Process $1 sleeps: bpftrace, once it has printed "Attaching" (after
+# compiling), sleeps only in its epoll loop, the probes attached.
+sleeping() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = S ]; }
+
+# peer_wait DESCRIPTION CONDITION: poll CONDITION (a shell command) for
+# up to 300 s (bpftrace compiles with LLVM under TCG); 1 if it never held.
+peer_wait() {
+	i=0
+	until eval "$2"; do
+		if [ $i -ge 3000 ] || ! kill -0 "$peer_pid" 2>/dev/null; then
+			echo "peers: $peer did not attach ($1); its output:" >&2
+			cat "$PEERS/$peer.out" >&2
+			return 1
+		fi
+		i=$((i + 1))
+		usleep 100000
+	done
+}
+
+peer_start() {
+	peer=$1
+	rm -f "$PEERS/$peer".*
+	case $peer in
+	tracecmd)
+		# trace-cmd enables the event once its per-CPU readers run.
+		trace-cmd record -e sched:sched_migrate_task -o "$PEERS/tracecmd.dat" \
+			>"$PEERS/tracecmd.out" 2>&1 &
+		peer_pid=$!
+		peer_wait "event enabled" \
+			'[ "$(cat $PEER_TR/events/sched/sched_migrate_task/enable)" = 1 ] &&
+			 [ "$(cat $PEER_TR/tracing_on)" = 1 ]' ;;
+	perf)
+		perf record -e sched:sched_migrate_task -a -o "$PEERS/perf.data" \
+			>"$PEERS/perf.out" 2>&1 &
+		peer_pid=$!
+		# One event per CPU, then its ring buffers.
+		peer_wait "a perf event per CPU, polled" \
+			'[ "$(perf_fds $peer_pid)" -ge "$(nproc)" ] && polling $peer_pid' ;;
+	btcount|btprint)
+		if [ $peer = btcount ]; then prog=$BT_COUNT; else prog=$BT_PRINT; fi
+		bpftrace -e "$prog" >"$PEERS/$peer.out" 2>&1 &
+		peer_pid=$!
+		peer_wait "Attaching, then asleep" \
+			'grep -qs "^Attaching" "$PEERS/$peer.out" && sleeping $peer_pid' ;;
+	esac
+	rc=$?
+	eval "pid_$peer=$peer_pid"
+	# What attaching takes once announced (an ioctl or two): given time.
+	sleep 1
+	return $rc
+}
+
+# The bytes a peer has written so far (its output, its data files).
+peer_bytes() {
+	for f in "$PEERS/$1".*; do stat -c %s "$f"; done 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+# A reader behind the events it was given (bpftrace formats each one in
+# user space, slowly under TCG) is let catch up, as a user would wait for
+# it: until its output has not grown for a second (120 s at most).
+peer_stop() {
+	eval "stop_pid=\$pid_$1"
+	i=0 last=-1
+	while [ "$(peer_bytes "$1")" != "$last" ] && [ $i -lt 120 ]; do
+		last=$(peer_bytes "$1")
+		sleep 1
+		i=$((i + 1))
+	done
+	kill -INT "$stop_pid" 2>/dev/null
+	wait "$stop_pid" 2>/dev/null
+}
+
+# The PID, ORIG and DEST of every "... pid=P ... orig_cpu=O dest_cpu=D"
+# line (ftrace, trace-cmd and perf print the event's format; btprint
+# prints the same keys).
+kv_events() {
+	awk '/orig_cpu=/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["pid"], v["orig_cpu"], v["dest_cpu"]
+	}'
+}
+
+peer_events() {
+	case $1 in
+	tracecmd) trace-cmd report -i "$PEERS/tracecmd.dat" 2>"$PEERS/tracecmd.report.err" | kv_events ;;
+	perf) perf script -i "$PEERS/perf.data" 2>"$PEERS/perf.script.err" | kv_events ;;
+	btprint) kv_events <"$PEERS/btprint.out" ;;
+	ftrace) kv_events <"$2" ;;
+	esac
+}
+
+# btcount's map, printed when it stops: "@[0, 1]: 12".
+peer_pairs() {
+	sed -n 's/^@\[\([0-9]*\), \([0-9]*\)\]: \([0-9]*\)$/\1 \2 \3/p' "$PEERS/btcount.out"
+}
+
+peer_lost() {
+	case $1 in
+	# trace-cmd record ends with each CPU's ring buffer statistics.
+	tracecmd) awk '/^ *overrun:/ { n += $2 } END { print n + 0 }' "$PEERS/tracecmd.out" ;;
+	# perf: "Processed N events and lost M chunks!"; LOST records.
+	perf) sed -n 's/.*and lost \([0-9]*\) chunks.*/\1/p' "$PEERS/perf.script.err" "$PEERS/perf.out" |
+		awk '{ n += $1 } END { print n + 0 }' ;;
+	# bpftrace: "Lost N events" when its perf buffer was full.
+	btprint) awk '/^Lost [0-9]+ events/ { n += $2 } END { print n + 0 }' "$PEERS/btprint.out" ;;
+	*) echo 0 ;;
+	esac
+}

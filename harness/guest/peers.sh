@@ -1,0 +1,43 @@
+#!/bin/sh
+# Guest side of make check's peers job (t/45-guest-peers.t): the bench
+# initramfs carries working perf, trace-cmd and bpftrace.  Each runs once,
+# attached as make bench attaches it, while a shell pinned to CPU 1 fires
+# N sched_migrate_task events through migration_trace/bench; each must
+# have received all N (bpftrace's count, by CPU pair: at least N from 1
+# to 0).  KTAP in OUT/peers.tap.
+. /guest/peers-lib.sh
+out=$1
+MT=/sys/kernel/debug/migration_trace
+N=2000
+{
+echo "KTAP version 1"
+echo "1..5"
+ver="$(perf --version 2>&1) / $(trace-cmd --version 2>&1 | grep -m1 version) / $(bpftrace --version 2>&1)"
+case $ver in
+*"perf version"*"trace-cmd version"*bpftrace*) echo "ok 1 - versions: $ver" ;;
+*) echo "not ok 1 - versions: $ver" ;;
+esac
+n=1
+for p in tracecmd perf btcount btprint; do
+	n=$((n + 1))
+	t0=$(date +%s)
+	if ! peer_start $p; then
+		echo "not ok $n - $p: did not attach"
+		continue
+	fi
+	t1=$(date +%s)
+	s=$(taskset 2 sh -c "echo \$\$; echo 'tracepoint $N' >$MT/bench")
+	peer_stop $p
+	if [ $p = btcount ]; then
+		got=$(peer_pairs | awk '$1 == 1 && $2 == 0 { print $3 }')
+		[ "${got:-0}" -ge $N ] && r=ok || r="not ok"
+		what="@[1, 0] = ${got:-none} >= $N"
+	else
+		got=$(peer_events $p | awk -v s="$s" '$1 == s && $2 == 1 && $3 == 0' | wc -l)
+		[ "$got" -eq $N ] && r=ok || r="not ok"
+		what="$got of $N events of pid $s from CPU 1 to 0"
+	fi
+	echo "$r $n - $p: $what (attached in $((t1 - t0)) s, lost $(peer_lost $p))"
+	[ "$r" = ok ] || grep -v '^comm=' "$PEERS/$p.out" | sed 's/^/# /' | tail -20
+done
+} >"$out/peers.tap" 2>&1

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MigrateTrace::Format - the rules of a migration_trace/trace file
+#
+# What every tool that reads a trace (migrate_stats, migrate_top,
+# migrate_ctf) accepts, in one place: the header lines, the CPU numbers,
+# the migration lines and the other events.  A reader keeps what the
+# header said in a hash H (the trace object of migrate_stats), with the
+# keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
+# cause_name and cause_num, loc_kind, reason_name and reason_num, topo,
+# lost_hdr, cpu_lost, and prev (the last timestamp read).  Errors go to
+# BAD, the reader's sub that names the file and line and dies.
+
+package MigrateTrace::Format;
+
+use strict;
+use warnings;
+no warnings 'portable';		# 64-bit hex timestamps
+use Exporter qw(import);
+
+our @EXPORT_OK = qw(MAX_CPUS new_header header_line header_done check_cpu check_migration
+		    event_of naming_kind);
+
+# The most CPUs a trace may name.  A constant sub, not constant.pm, whose
+# loading costs a run more than it saves.
+sub MAX_CPUS () { 8192 }
+
+my %naming = map { $_ => 1 } qw(copy_process set_task_comm task_list saved_comm);
+
+# Whether the event kind NAME names a task.
+sub naming_kind {
+	my ($name) = @_;
+	return defined $name && $naming{$name};
+}
+
+# The keys of H that the header fills, empty.
+sub new_header {
+	my ($h) = @_;
+	$h->{$_} = {} for qw(cause_name cause_num loc_kind reason_name reason_num topo lost_hdr
+			     cpu_lost hdr_seen);
+	$h->{prev} = 0;
+	return $h;
+}
+
+# Tags that may stand once in a header; cause, loc, reason, topology and
+# cpu_lost may stand once per number (cause and loc share theirs) and per
+# name.  A repeated one is refused: readers would disagree on which wins.
+my %once = map { $_ => 1 } qw(version nr_cpus ts_field overwrite buffer_size_kb buffer_used
+			      dropped overwritten task_list_truncated);
+
+sub once {
+	my ($h, $key, $why, $bad) = @_;
+	$bad->($why) if $h->{hdr_seen}{$key}++;
+}
+
+# The header line LINE (it starts with '#').  Tags the reader does not
+# know are minor-version extensions: skipped.
+sub header_line {
+	my ($h, $line, $bad) = @_;
+	# A CR within a line: the file's lines end in CR alone, or are broken.
+	$bad->("a carriage return within the line (lines end in LF or CR LF)")
+		if $line =~ /\r(?!\n?\z)/;
+	my @w = split ' ', $line;
+	my $tag = $w[1] // '';
+	my $nums = sub { my ($n) = @_; @w == $n + 2 && !grep { !/^\d{1,18}$/ } @w[2 .. $n + 1] };
+
+	once($h, $tag, "a second '# $tag' line", $bad) if $once{$tag};
+	if ($tag eq 'version') {
+		my ($major) = ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/ or $bad->("bad version line");
+		$bad->("bad version line") unless @w == 3;
+		$bad->("trace format $w[2] is not 1.x") if $major ne '1';
+		$h->{version} = $w[2];
+	} elsif ($tag eq 'cause' || $tag eq 'loc' || $tag eq 'reason') {
+		# Names are printable ASCII: CTF's metadata quotes them.
+		$bad->("bad $tag line")
+			unless @w == 4 && $w[2] =~ /^\d{1,4}$/ && $w[2] > 0 && $w[3] =~ /^[\x21-\x7e]+$/;
+		my ($k, $name) = ($w[2] + 0, $w[3]);
+		my $space = $tag eq 'reason' ? 'reason' : 'kind';
+		once($h, "$space $k", "'# $tag $k $name': number $k is named twice" .
+		     ($tag eq 'reason' ? '' : ' (causes and event kinds share the numbers)'), $bad);
+		once($h, "$tag $name", "'# $tag $k $name': $tag $name is named twice", $bad);
+		if ($tag eq 'cause') {
+			$h->{cause_name}{$k} = $name;
+			$h->{cause_num}{$name} = $k;
+		} elsif ($tag eq 'reason') {
+			$h->{reason_name}{$k} = $name;
+			$h->{reason_num}{$name} = $k;
+		} else {
+			$h->{loc_kind}{$k} = $name;
+		}
+	} elsif ($tag eq 'nr_cpus') {
+		$bad->("bad nr_cpus line") unless $nums->(1) && $w[2] >= 1 && $w[2] <= MAX_CPUS;
+		$h->{nr_cpus} = $w[2] + 0;
+	} elsif ($tag eq 'dropped' || $tag eq 'overwritten') {
+		$bad->("bad $tag line") unless $nums->(1);
+		$h->{lost_hdr}{$tag} = $w[2] + 0;
+	} elsif ($tag eq 'cpu_lost') {
+		$bad->("bad cpu_lost line") unless $nums->(3) && $w[2] < MAX_CPUS;
+		once($h, "cpu_lost " . ($w[2] + 0), "a second '# cpu_lost' line of CPU " . ($w[2] + 0), $bad);
+		$h->{cpu_lost}{$w[2] + 0} = [$w[3] + 0, $w[4] + 0];
+	} elsif ($tag eq 'ts_field') {
+		$bad->("bad ts_field line: the timestamp is field 1") unless @w == 3 && $w[2] eq '1';
+	} elsif ($tag eq 'overwrite') {
+		$bad->("bad overwrite line") unless @w == 3 && $w[2] =~ /^[01]$/;
+	} elsif ($tag eq 'buffer_size_kb' || $tag eq 'buffer_used' || $tag eq 'task_list_truncated') {
+		$bad->("bad $tag line") unless $nums->(1);
+	} elsif ($tag eq 'topology') {
+		$bad->("bad topology line") unless $nums->(4) && !grep { $_ >= MAX_CPUS } @w[2 .. 4];
+		once($h, "topology " . ($w[2] + 0), "a second '# topology' line of CPU " . ($w[2] + 0), $bad);
+		$h->{topo}{$w[2] + 0} = [@w[3 .. 5]];
+	}
+}
+
+# After the header, before the first event: the CPU numbers allowed.
+sub header_done {
+	my ($h, $bad) = @_;
+	$bad->("no '# version' line before the first event") unless $h->{version};
+	$h->{nr_cpus} = $h->{max_cpu} + 1 if defined $h->{max_cpu};
+	$h->{cpu_limit} = $h->{nr_cpus} // MAX_CPUS;
+}
+
+sub check_cpu {
+	my ($h, $cpu, $bad) = @_;
+	return if $cpu < $h->{cpu_limit};
+	$bad->("CPU $cpu is beyond --max_cpu $h->{max_cpu}") if defined $h->{max_cpu};
+	$bad->("CPU $cpu is beyond the header's nr_cpus $h->{nr_cpus}") if defined $h->{nr_cpus};
+	$bad->("CPU $cpu is beyond " . (MAX_CPUS - 1));
+}
+
+# A migration of CPU, FROM, TO, cause K and reason R (numbers), its
+# fields already of the right form.
+sub check_migration {
+	my ($h, $cpu, $from, $to, $k, $r, $bad) = @_;
+	$bad->("a migration from CPU $from to itself") if $from == $to;
+	my $limit = $h->{cpu_limit};
+	unless ($cpu < $limit && $from < $limit && $to < $limit) {
+		check_cpu($h, $_, $bad) for $cpu, $from, $to;
+	}
+	$bad->("cause $k is not in the header") unless defined $h->{cause_name}{$k + 0};
+	$bad->("reason $r is not in the header") if $r && !defined $h->{reason_name}{$r + 0};
+}
+
+# The event line LINE, checked whole, in time order after the one before
+# (H's prev): a hash of its type and fields.  Types: migration (cpu, from,
+# to, pid, cause, reason), start (sec, usec), name (pid, k, kind, name),
+# mark (pid, k, mark, the value's text), lost (count), other (a kind of a
+# later minor version).
+sub event_of {
+	my ($h, $line, $bad) = @_;
+	# Single spaces between the fields; a name runs from after ': ' to the
+	# end of the line; no CR but at the end.
+	my $l = $line =~ s/\r?\n\z//r;
+	my ($fields, $name) = $l =~ /^((?:\S+ ){6}:)(?: (.*))?\z/s ? ($1, $2 // '') : ($l);
+	my @w = split / /, $fields;
+	$bad->("malformed event line")
+		unless $fields =~ /^\S+(?: \S+){5,}\z/ && $l !~ /\r/ && $w[0] =~ /^0x[0-9a-f]{16}$/ &&
+		       $w[1] =~ /^\d{1,9}$/;
+	my $ts = hex($w[0]);
+	$bad->("input is not in time order; sort it first") if $ts < $h->{prev};
+	$h->{prev} = $ts;
+	my %e = (ts => $ts, cpu => $w[1] + 0);
+	if ($w[2] ne '.') {
+		my ($cpu, $from, $to, $pid, $k, $r) = $l =~
+			/^0x[0-9a-f]{16} (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}) (\d{1,4})(?: (\d{1,4})(?: \S+)*)?\z/
+			or $bad->("malformed event line");
+		check_migration($h, $cpu, $from, $to, $k, $r // 0, $bad);
+		@e{qw(type from to pid cause reason)} = ('migration', $from + 0, $to + 0, $pid + 0, $k + 0,
+							($r // 0) + 0);
+		return \%e;
+	}
+	$bad->("malformed event line") unless $w[3] eq '.';
+	check_cpu($h, $e{cpu}, $bad);
+	if ($w[4] eq '.') {
+		# A wall clock gmtime() can take: up to the year 9999.
+		$bad->("malformed start_sched_clock")
+			unless @w == 8 && $w[5] eq 'start_sched_clock' &&
+			       "$w[6] $w[7]" =~ /^\d{1,12} \d{1,6}$/ && $w[6] <= 253402300799;
+		@e{qw(type sec usec)} = ('start', $w[6] + 0, $w[7] + 0);
+		return \%e;
+	}
+	$bad->("malformed event line") unless $w[4] =~ /^\d{1,10}$/ && $w[5] =~ /^\d{1,4}$/;
+	@e{qw(pid k)} = ($w[4] + 0, $w[5] + 0);
+	my $kind = $e{kind} = $h->{loc_kind}{$e{k}};
+	# Without a '# loc' line for it, an event's form tells its kind.
+	if (defined $kind ? $naming{$kind} : @w >= 7 && $w[6] eq ':') {
+		$bad->("malformed name event") unless defined $name;
+		@e{qw(type name)} = ('name', $name);
+	} elsif (defined $kind ? $kind eq 'mark' : @w == 7 && $w[6] =~ /^0x[0-9a-f]+$/) {
+		$bad->("malformed mark") unless @w == 7 && $w[6] =~ /^0x[0-9a-f]{1,16}$/;
+		@e{qw(type mark text)} = ('mark', hex($w[6]), $w[6]);
+	} elsif (defined $kind && $kind eq 'lost') {
+		$bad->("malformed lost event") unless @w == 7 && $w[6] =~ /^\d{1,18}$/;
+		@e{qw(type count)} = ('lost', $w[6] + 0);
+	} else {
+		$e{type} = 'other';
+	}
+	return \%e;
+}
+
+1;
