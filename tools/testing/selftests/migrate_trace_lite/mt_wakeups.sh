@@ -22,7 +22,7 @@
 # Each ROUNDS times with fresh tasks, and every round must agree: a
 # reason named for another decision, a move the decision does not make or
 # a missing one fails.  The reasons no workload here can produce are in
-# harness/reasons-untestable.
+# harness/reasons-tested.
 
 . "$(dirname "$0")/mt_lib.sh"
 
