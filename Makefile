@@ -19,7 +19,7 @@ CHECK_TIMEOUT	?= 1500
 
 MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 			MAINTAINERS.patch -type f 2>/dev/null)
-GUEST_C		:= $(wildcard $(ST)/*.c)
+GUEST_C		:= $(wildcard $(ST)/*.c $(ST)/*.h)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The load balancer's reasons, and its idle types against the kernel's
-# own counters.  Each workload of mt_helper's balance (spinners on CPU 0
+# own counters.  Each workload of mt_place's balance (spinners on CPU 0
 # that may use one more CPU from a mark on) lets one kind of balance
 # move one of them:
 #   newidle  CPU 1's spinner goes to sleep: detach_tasks/lb_newidle_task

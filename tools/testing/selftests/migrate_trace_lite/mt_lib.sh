@@ -12,6 +12,7 @@ MT_DIR=/sys/kernel/debug/migration_trace
 TRACING=/sys/kernel/tracing
 HERE=$(cd "$(dirname "$0")" && pwd)
 HELPER=$HERE/mt_helper
+PLACE=$HERE/mt_place
 TMPD=${TMPDIR:-/tmp}/mt_selftest.$$
 mkdir -p "$TMPD"
 trap 'rm -rf "$TMPD"' EXIT
@@ -27,8 +28,8 @@ mt_require() {
 			"or debugfs not mounted"
 		exit "$KSFT_SKIP"
 	fi
-	if [ ! -x "$HELPER" ]; then
-		ktap_skip_all "mt_helper not built"
+	if [ ! -x "$HELPER" ] || [ ! -x "$PLACE" ]; then
+		ktap_skip_all "mt_helper or mt_place not built"
 		exit "$KSFT_SKIP"
 	fi
 }
@@ -321,9 +322,9 @@ moves_of() {
 	' "$t"
 }
 
-# The workloads of mt_helper whose moves are known, run one after the
+# The workloads of mt_place whose moves are known, run one after the
 # other under the trace: want NAME EXPECTED CMD... runs CMD (a command
-# of mt_helper given its marks BEGIN and END last, or for "wakeup" the
+# of mt_place given its marks BEGIN and END last, or for "wakeup" the
 # first of its rounds' marks) and records the moves the tasks it prints
 # must have between the marks, together (one round of "wakeup" each):
 # EXPECTED, "CAUSE/REASON FROM TO" moves separated by ";" ("" for none),
@@ -335,13 +336,13 @@ want() {
 	local name=$1 exp=$2 m=$((WANT_MARK)) r=0 pid
 	shift 2
 	if [ "$1" = wakeup ]; then
-		for pid in $("$HELPER" "$@" "$m"); do
+		for pid in $("$PLACE" "$@" "$m"); do
 			echo "$name@$exp@$pid@$((m + 2 * r))@$((m + 2 * r + 1))" >>"$TMPD/wanted"
 			r=$((r + 1))
 		done
 		WANT_MARK=$((m + 2 * r))
 	else
-		pid=$("$HELPER" "$@" "$m" $((m + 1)))
+		pid=$("$PLACE" "$@" "$m" $((m + 1)))
 		# shellcheck disable=SC2086
 		echo "$name@$exp@$(echo $pid)@$m@$((m + 1))" >>"$TMPD/wanted"
 		WANT_MARK=$((m + 2))

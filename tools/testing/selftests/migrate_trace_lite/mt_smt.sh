@@ -70,7 +70,7 @@ echo 0 >"$NB" 2>/dev/null
 kthreads_to "$(printf '%x' $((1 << $(expand "$node1" | awk '{ print $NF }'))))"
 mt_reset
 mt_start
-# FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_helper's wakeup.
+# FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_place's wakeup.
 # Where the LLC's scans, from the CPU after prev, stop: at the idle last
 # core, and at the first idle thread when prev's sibling is busy too.
 core=$(wrap_first "$prev" "$(sed -n "${ncores}p" "$TMPD/cores")")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Placements whose reason is known.  Each workload of mt_helper leaves
+# Placements whose reason is known.  Each workload of mt_place leaves
 # the scheduler one choice: CPU 0 wakes the task (a pipe write, a
 # synchronous wakeup, from a waker alone there), CPU 1 is idle, and the
 # task sleeps on CPU 2, busy with a spinner (or with a task of the woken
@@ -43,7 +43,7 @@ wakee_flips_calm
 kthreads_to 8
 mt_reset
 mt_start
-# FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_helper's wakeup.
+# FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_place's wakeup.
 want wake_affine_busy "try_to_wake_up/wake_affine_busy 2 0" wakeup 2 2 0,2 0 2 -1 "$ROUNDS"
 want idle_recent "try_to_wake_up/idle_recent 2 1" wakeup 1 2 0-2 0 2 -1 "$ROUNDS"
 want idle_cpu "try_to_wake_up/idle_cpu 2 1" wakeup 2 2 0-2 0 2 -1 "$ROUNDS"
