@@ -77,11 +77,15 @@ static void set_dl(pid_t pid, long runtime_us, long deadline_us, long period_us)
 
 /*
  * A CFS task spinning on the CPUs of LIST at nice NICE until *STOP, or
- * until its parent dies.  Returns once it spins there.
+ * until its parent dies.  A movable one (DST >= 0) that finds itself on
+ * CPU DST raises STOP[2]; once that is raised, each movable one keeps to
+ * the CPU it is on: the balance a workload sets up moves one of them,
+ * once, however late its parent notices.  Returns once it spins there.
  */
-static pid_t spinner(const char *list, int nice, int *stop)
+static pid_t spin_task(const char *list, int nice, int *stop, int dst)
 {
 	pid_t pid = fork();
+	int kept = 0;
 
 	if (pid < 0)
 		die("fork");
@@ -90,13 +94,26 @@ static pid_t spinner(const char *list, int nice, int *stop)
 		pin_list(0, list);
 		if (setpriority(PRIO_PROCESS, 0, nice))
 			die("setpriority");
-		while (!flag(stop))
-			;
+		while (!flag(stop)) {
+			if (dst < 0 || kept)
+				continue;
+			if (sched_getcpu() == dst)
+				raise_flag(&stop[2]);
+			if (flag(&stop[2])) {
+				pin(0, sched_getcpu());
+				kept = 1;
+			}
+		}
 		_exit(0);
 	}
 	if (!strchr(list, ',') && !strchr(list, '-'))
 		wait_on_cpu(pid, atoi(list), 1000);
 	return pid;
+}
+
+static pid_t spinner(const char *list, int nice, int *stop)
+{
+	return spin_task(list, nice, stop, -1);
 }
 
 /* Spinners on each CPU of LIST ("-": none); their pids into PIDS. */
@@ -630,8 +647,9 @@ static void newidle_cost_reset(int cpu)
  *   busy     every CPU runs a pinned spinner but CPU 3, which runs three
  *            (and this helper): the busy balance of CPU 0, the only other
  *            CPU they may use, pulls one of them by load (lb_busy_load).
- * A spinner may use the destination from BEGIN on; END is written once
- * one is there, or after 3 s.
+ * A spinner may use the destination from BEGIN on; the first there keeps
+ * the others where they are (spin_task()), and END is written once one
+ * is there, or after 3 s.
  */
 static int cmd_balance(int argc, char **argv)
 {
@@ -679,18 +697,18 @@ static int cmd_balance(int argc, char **argv)
 		}
 		wait_on_cpu(y, 1, 1000);
 		for (i = 0; i < 3; i++)
-			pids[n++] = spinner("0", 0, stop);
+			pids[n++] = spin_task("0", 0, stop, dst);
 		random_newidle = newidle_not_random();
 	} else if (!strcmp(argv[0], "idle")) {
 		dst = 2;
 		widen = "0,2";
-		pids[n++] = spinner("0", 19, stop);
+		pids[n++] = spin_task("0", 19, stop, dst);
 		side[ns++] = spinner("0", -20, stop);
 	} else if (!strcmp(argv[0], "active")) {
 		dst = 1;
 		widen = "0,1";
 		side[ns++] = spinner("0", 19, stop);
-		pids[n++] = spinner("0", -20, stop);
+		pids[n++] = spin_task("0", -20, stop, dst);
 	} else if (!strcmp(argv[0], "busy")) {
 		dst = 0;
 		widen = "0,3";
@@ -698,7 +716,7 @@ static int cmd_balance(int argc, char **argv)
 		side[ns++] = spinner("1", 0, stop);
 		side[ns++] = spinner("2", 0, stop);
 		for (i = 0; i < 3; i++)
-			pids[n++] = spinner("3", 0, stop);
+			pids[n++] = spin_task("3", 0, stop, dst);
 	} else {
 		return 2;
 	}
@@ -712,7 +730,8 @@ static int cmd_balance(int argc, char **argv)
 		usleep(20000);
 		raise_flag(&stop[1]);
 	}
-	wait_any_on_cpu(pids, n, dst, 3000);
+	for (i = 0; i < 600 && !flag(&stop[2]); i++)
+		usleep(5000);
 	mark(strtoul(argv[2], NULL, 0));
 	if (random_newidle)
 		sched_feature("NI_RANDOM");
