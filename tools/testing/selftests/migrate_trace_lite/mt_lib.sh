@@ -364,11 +364,12 @@ unwanted() {
 	[ $n -gt 0 ] || echo "no rounds"
 }
 
-# kthreads_to MASK: keep the kernel's own threads off the CPUs a workload
-# needs idle or to itself.  Every kernel thread allowed on all CPUs
-# (rcu_sched wakes often) and the workers of unbound workqueues are
-# confined to the CPUs of MASK (hex), and so is this shell, until
-# kthreads_back.
+# kthreads_to MASK: keep every other task off the CPUs a workload needs
+# idle or to itself.  Every task allowed on all CPUs, the kernel's threads
+# (rcu_sched wakes often) as the guest's own processes (init and the
+# shells that started this test, which may sleep on one of them), and the
+# workers of unbound workqueues are confined to the CPUs of MASK (hex),
+# and so is this shell, until kthreads_back.
 WQ_MASK=/sys/devices/virtual/workqueue/cpumask
 kthreads_to() {
 	local d p m
@@ -376,9 +377,6 @@ kthreads_to() {
 	: >"$TMPD/kthreads"
 	for d in /proc/[0-9]*; do
 		p=${d#/proc/}
-		# kthreadd and its children.
-		[ "$p" = 2 ] || [ "$(sed 's/.*) . \([0-9]*\).*/\1/' "$d/stat" 2>/dev/null)" = 2 ] ||
-			continue
 		m=$(taskset -p "$p" 2>/dev/null | sed 's/.*: //')
 		[ "$m" = "$KT_ALL" ] || continue
 		taskset -p "$1" "$p" >/dev/null 2>&1 && echo "$p $m" >>"$TMPD/kthreads"
