@@ -2,7 +2,7 @@
 /*
  * What mt_helper and mt_place share: dying with the errno, pinning to CPUs,
  * writing a mark, waiting for a task to sleep or to be on a CPU, and
- * sched_setattr()'s argument for SCHED_DEADLINE.
+ * giving a task SCHED_FIFO or SCHED_DEADLINE.
  */
 #ifndef MT_HELPER_H
 #define MT_HELPER_H
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MARK_FILE "/sys/kernel/debug/migration_trace/mark"
@@ -168,6 +169,29 @@ static inline void wait_gone_to_sleep(pid_t pid)
 {
 	wait_asleep(pid);
 	usleep(50000);
+}
+
+static inline void set_fifo(pid_t pid, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(pid, SCHED_FIFO, &sp))
+		die("sched_setscheduler");
+}
+
+/* SCHED_DEADLINE with the given microseconds. */
+static inline void set_dl(pid_t pid, long runtime_us, long deadline_us, long period_us)
+{
+	struct dl_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime_us * 1000ULL,
+		.sched_deadline = deadline_us * 1000ULL,
+		.sched_period = period_us * 1000ULL,
+	};
+
+	if (syscall(SYS_sched_setattr, pid, &a, 0))
+		die("sched_setattr (deadline)");
 }
 
 #endif /* MT_HELPER_H */

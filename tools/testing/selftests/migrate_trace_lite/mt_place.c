@@ -52,29 +52,6 @@ static void raise_flag(int *f)
 	__atomic_store_n(f, 1, __ATOMIC_RELAXED);
 }
 
-static void set_fifo(pid_t pid, int prio)
-{
-	struct sched_param sp = { .sched_priority = prio };
-
-	if (sched_setscheduler(pid, SCHED_FIFO, &sp))
-		die("sched_setscheduler");
-}
-
-/* SCHED_DEADLINE with the given microseconds. */
-static void set_dl(pid_t pid, long runtime_us, long deadline_us, long period_us)
-{
-	struct dl_attr a = {
-		.size = sizeof(a),
-		.sched_policy = SCHED_DEADLINE,
-		.sched_runtime = runtime_us * 1000ULL,
-		.sched_deadline = deadline_us * 1000ULL,
-		.sched_period = period_us * 1000ULL,
-	};
-
-	if (syscall(SYS_sched_setattr, pid, &a, 0))
-		die("sched_setattr (deadline)");
-}
-
 /*
  * A CFS task spinning on the CPUs of LIST at nice NICE until *STOP, or
  * until its parent dies.  A movable one (DST >= 0) that finds itself on
