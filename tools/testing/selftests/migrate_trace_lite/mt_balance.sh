@@ -8,7 +8,7 @@
 #   idle     CPU 2 idle, the movable spinner queued: detach_tasks/lb_idle_task
 #   active   CPU 1 idle, the movable spinner running: active balancing,
 #            detach_one_task/active_balance
-#   busy     every CPU busy, CPU 3 most (its spinners may use CPU 0): CPU
+#   busy     every CPU busy, CPU 3 most (one of its spinners may use CPU 0): CPU
 #            0's busy balance by load, detach_tasks/lb_busy_load
 # and between the marks the spinners' moves must be exactly that one.
 # Around them, with schedstats on, /proc/schedstat's lb_gained per CPU

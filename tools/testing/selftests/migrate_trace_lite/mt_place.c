@@ -622,8 +622,9 @@ static void newidle_cost_reset(int cpu)
  *            always running (nice -20 beside a pinned nice 19): active
  *            balancing pushes it (detach_one_task, active_balance).
  *   busy     every CPU runs a pinned spinner but CPU 3, which runs three
- *            (and this helper): the busy balance of CPU 0, the only other
- *            CPU they may use, pulls one of them by load (lb_busy_load).
+ *            (and this helper), one of them allowed on CPU 0 too: the busy
+ *            balance of CPU 0 pulls it by load (lb_busy_load).  Only one
+ *            may move: a balance by load can take two at once.
  * A spinner may use the destination from BEGIN on; the first there keeps
  * the others where they are (spin_task()), and END is written once one
  * is there, or after 3 s.
@@ -631,7 +632,7 @@ static void newidle_cost_reset(int cpu)
 static int cmd_balance(int argc, char **argv)
 {
 	int *stop = shared_flags();
-	pid_t pids[8], side[4], y = 0;
+	pid_t pids[8], side[8], y = 0;
 	int i, n = 0, ns = 0, dst, random_newidle = 0;
 	const char *widen;
 
@@ -692,8 +693,9 @@ static int cmd_balance(int argc, char **argv)
 		side[ns++] = spinner("0", 0, stop);
 		side[ns++] = spinner("1", 0, stop);
 		side[ns++] = spinner("2", 0, stop);
-		for (i = 0; i < 3; i++)
-			pids[n++] = spin_task("3", 0, stop, dst);
+		side[ns++] = spinner("3", 0, stop);
+		side[ns++] = spinner("3", 0, stop);
+		pids[n++] = spin_task("3", 0, stop, dst);
 	} else {
 		return 2;
 	}
