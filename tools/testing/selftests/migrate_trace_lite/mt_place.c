@@ -674,6 +674,13 @@ static int cmd_balance(int argc, char **argv)
 			_exit(0);
 		}
 		wait_on_cpu(y, 1, 1000);
+		/*
+		 * And CPUs 2 and 3 kept busy, at nice 19: an idle CPU
+		 * balances for the idle ones at every tick of a busy one,
+		 * and each such balance clears the mark again.
+		 */
+		side[ns++] = spinner("2", 19, stop);
+		side[ns++] = spinner("3", 19, stop);
 		for (i = 0; i < 3; i++)
 			pids[n++] = spin_task("0", 0, stop, dst);
 		random_newidle = newidle_not_random();
