@@ -14,6 +14,8 @@
 # NAME...: only these mutants (all by default).  The repository's own
 # files are never changed; an interrupted run restores the tree.
 set -uo pipefail
+# Not the flags of the make that started this: a build of its own.
+unset MAKEFLAGS MFLAGS
 top=$(realpath "$1")
 shift
 B=$top/build
@@ -27,7 +29,7 @@ limit=${CHECK_TIMEOUT:-1500}
 die() { echo "mutants-kernel: $*" >&2; exit 2; }
 
 kbuild() {
-	env -u MAKEFLAGS -u MFLAGS make -s -C "$tree" ARCH=x86_64 O="$B/kernel" \
+	make -s -C "$tree" ARCH=x86_64 O="$B/kernel" \
 		-j"$jobs" bzImage
 }
 
