@@ -209,7 +209,7 @@ guest-peers: | guest-topo
 # harness/mutants-kernel.list (a hook naming a wrong cause or reason)
 # applied to build/linux alone, the test kernel rebuilt, its guest booted
 # with the tests that must fail; out/mutants-kernel.txt has the score.
-# On demand only, not part of make check; about an hour on 2 cores.
+# On demand only, not part of make check; about 15 minutes on 2 cores.
 mutants-kernel: kernel $(B)/initramfs.cpio
 	@JOBS=$(JOBS) CHECK_TIMEOUT=$(CHECK_TIMEOUT) TOPO_QEMU="$(TOPO_QEMU)" \
 		TOPO_SMP="$(TOPO_SMP)" $(H)/mutants-kernel.sh $(TOP) $(MUTANTS)
