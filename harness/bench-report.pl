@@ -77,7 +77,7 @@ push @out, "host: $host; guest: QEMU TCG, $info";
 push @out, "medians of $rounds interleaved rounds; ratios are taken within this run";
 push @out, '';
 
-my %target = (mt => 0.15, mtpipe => 0.20, mtflight => 0.20, mstat => 0.10);
+my %target = (mt => 0.17, mtpipe => 0.20, mtflight => 0.20, mstat => 0.10);
 my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     mtpipe => '(a2) hook, mt, trace_pipe reader draining',
 	     mtflight => '(a3) hook, mt flight recorder recycling',
@@ -85,15 +85,14 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
 	     empty => '(e) empty loop',
-	     clock => '(f) local_clock() alone',
-	     mtclock => '(g) the hook\'s clock alone (TSC inline)');
+	     clock => '(f) local_clock() alone');
 
 # The per-event table of %$ev in UNIT, with the targets judged if $judge.
 sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock mtclock)) {
+	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}

@@ -541,6 +541,44 @@ sub callees {
 	return keys %c;
 }
 
+# Conditional jumps and their inverses.
+my %inverse = (je => 'jne', jb => 'jae', jbe => 'ja', jl => 'jge', jle => 'jg',
+	       js => 'jns', jo => 'jno', jp => 'jnp');
+%inverse = (%inverse, reverse %inverse);
+
+# Whether the instructions @dup, which end in a jmp, copy the fall-through
+# path from address $a: GCC's tail duplication puts the few instructions
+# after a site into its out-of-line block too.  Each must be the same
+# instruction (text and relocations) as the fall-through path's, in order;
+# a conditional jump may be the inverse of the path's, its target then
+# the path's next instruction, and the copy goes on where the path's
+# jump goes.  The last jmp goes where the path then is, or where the
+# path's own jmp at that point goes.
+sub copies_fall_through {
+	my ($on, $a, @dup) = @_;
+	my $last = pop @dup;
+	my $rels = sub { join(',', map { "$_->{sym}$_->{add}" } @{$_[0]{rels}}) };
+	my $mn = sub { (split_insn($_[0]{text}))[0] };
+	return 0 unless $last && $last->{text} =~ /^jmp\s/ && defined $last->{dest};
+	for my $d (@dup) {
+		my $j = $on->{insn}{$a};
+		return 0 unless $j && !defined($j->{callee}) && $j->{text} !~ /^jmp\s/ &&
+			$rels->($j) eq $rels->($d);
+		my $next = $j->{off} + $j->{len};
+		if ($j->{text} eq $d->{text} && @{$j->{succ}} == 1) {
+			$a = $j->{succ}[0];
+		} elsif (($inverse{$mn->($j)} // '') eq $mn->($d) && defined $j->{dest} &&
+			 ($d->{dest} // '') eq "$j->{sec}:$next") {
+			$a = $j->{dest};
+		} else {
+			return 0;
+		}
+	}
+	my $j = $on->{insn}{$a};
+	return $last->{dest} eq $a ||
+		($j && $j->{text} =~ /^jmp\s/ && ($j->{dest} // '') eq $last->{dest});
+}
+
 # One site: its NOP, its out-of-line block and what that block does.
 sub check_site {
 	my ($on, $obj, $s) = @_;
@@ -619,12 +657,15 @@ sub check_site {
 					      : 'reason computed');
 		} elsif (!$hook) {
 			# mt_arg_set_reason(): a constant reason byte into a
-			# stopper's request (struct migration_arg), then back.
-			my @set = grep { $_->{text} =~ /^movb\s+\$/ } @block;
-			my @rest = grep { $_->{text} !~ /^(?:movb\s+\$|jmp\s)/ } @block;
+			# stopper's request (struct migration_arg), then back,
+			# maybe through a copy of what follows the site.
+			my ($set, @after) = @path;
 			my ($imm) = map { /^\$(0x[0-9a-f]+|\d+),/ ? hexval($1) : () }
-				map { (split_insn($_->{text}))[1] } @set;
-			if (@set == 1 && !@rest && defined $imm && $reason_name[$imm]) {
+				map { (split_insn($_->{text}))[1] }
+				grep { $_->{text} =~ /^movb\s+\$/ } $set // ();
+			my $back = !grep({ $_->{text} !~ /^jmp\s/ } @after) ||
+				copies_fall_through($on, "$sec:" . ($x + $i->{len}), @after);
+			if (defined $imm && $reason_name[$imm] && $back && @path == @block) {
 				$hook = $REQUEST;
 				$why = "reason $imm $reason_name[$imm]";
 			}

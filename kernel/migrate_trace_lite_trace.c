@@ -373,9 +373,9 @@ VISIBLE_IF_KUNIT void mt_take_task_list(u64 ts)
 }
 
 /*
- * No reader and no writer may use them.  The dump on oops stays off
- * until a start has set up new buffers (mt_oops_release()).  Return: 0,
- * or -EBUSY if a dump on oops still reads them.
+ * No reader and no writer may use them.  Return: 0, or -EBUSY if a dump
+ * on oops still reads them (a dump stays off from here until a start has
+ * set up new buffers).
  */
 static int mt_free_locked(void)
 {

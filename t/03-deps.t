@@ -18,5 +18,5 @@ else
 	echo "not ok 1 - every command of harness/deps.txt is installed"
 	echo "$err" | sed 's/^/# /'
 fi
-echo "$out" | grep -v '^1\.\.' | awk '{ $2 = $2 + 1; print }'
+echo "$out" | grep -v '^1\.\.' | awk '/^ok / { $2 += 1 } /^not ok / { $3 += 1 } { print }'
 checker_status $(( ${n:-0} + 2 )) "$out" $rc

@@ -13,18 +13,12 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use FindBin;
 use lib $FindBin::RealBin;
-use MtTest qw(tmpdir run);
+use MtTest qw(tmpdir run put);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $rec = "$top/scripts/migrate_record";
 my $dir = tmpdir();
 
-sub put {
-	my ($f, $v) = @_;
-	open(my $fh, '>', $f) or die "$f: $!\n";
-	print $fh $v;
-	close($fh);
-}
 sub get {
 	my ($f) = @_;
 	open(my $fh, '<', $f) or return "(no $f)";

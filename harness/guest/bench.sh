@@ -86,11 +86,11 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mstat off ftrace clock mtclock empty; do
+	for v in mt mtpipe mtflight mstat off ftrace clock empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
-		clock|mtclock|empty) what=$v ;;
+		clock|empty) what=$v ;;
 		*) what=hook ;;
 		esac
 		# Untimed first: under TCG, code patched by a static key

@@ -30,14 +30,43 @@ polling() { case $(cat "/proc/$1/wchan" 2>/dev/null) in *poll*) true ;; *) false
 # compiling), sleeps only in its epoll loop, the probes attached.
 sleeping() { [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = S ]; }
 
+# Process $1 runs (a child that exited stays a zombie until waited for,
+# and kill -0 still finds it).
+alive() {
+	state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
+# Wait for process $1 up to 60 s after its SIGINT, then kill it: a peer
+# that hangs on its way out must not hang the guest.
+wait_bounded() {
+	i=0
+	while alive "$1" && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		usleep 100000
+	done
+	if alive "$1"; then
+		echo "peers: $peer did not exit 60 s after SIGINT; killed; its stack:" >&2
+		cat "/proc/$1/stack" >&2 2>/dev/null
+		kill -9 "$1" 2>/dev/null
+	fi
+	wait "$1" 2>/dev/null
+}
+
 # peer_wait DESCRIPTION CONDITION: poll CONDITION (a shell command) for
 # up to 300 s (bpftrace compiles with LLVM under TCG); 1 if it never held.
 peer_wait() {
 	i=0
 	until eval "$2"; do
-		if [ $i -ge 3000 ] || ! kill -0 "$peer_pid" 2>/dev/null; then
-			echo "peers: $peer did not attach ($1); its output:" >&2
+		if [ $i -ge 3000 ] || ! alive "$peer_pid"; then
+			echo "peers: $peer did not attach ($1): fds $(perf_fds $peer_pid)," \
+				"wchan $(cat /proc/$peer_pid/wchan 2>/dev/null)," \
+				"state $(cut -d' ' -f3 /proc/$peer_pid/stat 2>/dev/null); its output:" >&2
 			cat "$PEERS/$peer.out" >&2
+			cat "/proc/$peer_pid/stack" >&2 2>/dev/null
+			# Not left running into the next peer's measurement.
+			kill -INT "$peer_pid" 2>/dev/null
+			wait_bounded "$peer_pid"
 			return 1
 		fi
 		i=$((i + 1))
@@ -96,7 +125,7 @@ peer_stop() {
 		i=$((i + 1))
 	done
 	kill -INT "$stop_pid" 2>/dev/null
-	wait "$stop_pid" 2>/dev/null
+	peer=$1 wait_bounded "$stop_pid"
 }
 
 # The PID, ORIG and DEST of every "... pid=P ... orig_cpu=O dest_cpu=D"
@@ -111,8 +140,8 @@ kv_events() {
 
 peer_events() {
 	case $1 in
-	tracecmd) trace-cmd report -i "$PEERS/tracecmd.dat" 2>"$PEERS/tracecmd.report.err" | kv_events ;;
-	perf) perf script -i "$PEERS/perf.data" 2>"$PEERS/perf.script.err" | kv_events ;;
+	tracecmd) timeout 300 trace-cmd report -i "$PEERS/tracecmd.dat" 2>"$PEERS/tracecmd.report.err" | kv_events ;;
+	perf) timeout 300 perf script -i "$PEERS/perf.data" 2>"$PEERS/perf.script.err" | kv_events ;;
 	btprint) kv_events <"$PEERS/btprint.out" ;;
 	ftrace) kv_events <"$2" ;;
 	esac

@@ -265,46 +265,25 @@ static inline void mt_set_task_comm(struct task_struct *p)
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
-static inline void mt_migrate_task(struct task_struct *p,
-				   unsigned int new_cpu, unsigned int why)
-{
-}
-
-static inline int mt_placed(struct task_struct *p, int new_cpu,
-			    unsigned int why)
-{
-	return new_cpu;
-}
-
-static inline void mt_migrate_task_lb(struct task_struct *p,
-				      unsigned int new_cpu, unsigned int cause,
-				      unsigned int idle, unsigned int type)
-{
-}
-
 /*
- * Macros, as with the hooks: the compiler's inlining heuristics then
- * see the same code as without the series.
+ * Macros, not empty inline functions: even an empty call shifts GCC's
+ * heuristics (inlining, register choice), and without the hooks the
+ * scheduler must compile to the same code as without the series.
  */
+#define mt_migrate_task(p, new_cpu, why)				\
+	do { (void)(p); (void)(new_cpu); (void)(why); } while (0)
+#define mt_placed(p, new_cpu, why)	((void)(p), (void)(why), (new_cpu))
+#define mt_migrate_task_lb(p, new_cpu, cause, idle, type)		\
+	do {								\
+		(void)(p); (void)(new_cpu); (void)(cause);		\
+		(void)(idle); (void)(type);				\
+	} while (0)
 #define mt_noted(p, cpu, why)	((void)(p), (void)(why), (cpu))
 #define mt_note(task, why)	do { (void)(task); (void)(why); } while (0)
-
-static inline void mt_arg_set_reason(void *arg, unsigned int why)
-{
-}
-
-static inline unsigned int mt_arg_reason(const void *arg)
-{
-	return MT_REASON_NONE;
-}
-
-static inline void mt_copy_process(struct task_struct *p)
-{
-}
-
-static inline void mt_set_task_comm(struct task_struct *p)
-{
-}
+#define mt_arg_set_reason(arg, why)	do { (void)(arg); (void)(why); } while (0)
+#define mt_arg_reason(arg)	((void)(arg), MT_REASON_NONE)
+#define mt_copy_process(p)	((void)(p))
+#define mt_set_task_comm(p)	((void)(p))
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
