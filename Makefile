@@ -19,12 +19,13 @@ CHECK_TIMEOUT	?= 1500
 
 MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
 			MAINTAINERS.patch -type f 2>/dev/null)
-GUEST_C		:= $(wildcard $(ST)/*.c)
+GUEST_C		:= $(wildcard $(ST)/*.c $(ST)/*.h)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites mutants \
-	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only
+	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only \
+	guest-topo-only mutants-kernel
 
 all: kernel initramfs
 
@@ -148,6 +149,7 @@ report:
 # (lockdep, KASAN, UBSAN) and on the KCSAN kernel; the 32-bit kernel; and
 # a 32-CPU machine of 2 NUMA nodes with SMT threads, which ends in a panic
 # on purpose for the dump on oops.
+TOPO_SMP	:= 32,sockets=2,cores=8,threads=2
 TOPO_QEMU	:= -object memory-backend-ram,id=m0,size=512M \
 		   -object memory-backend-ram,id=m1,size=512M \
 		   -numa node,nodeid=0,cpus=0-15,memdev=m0 \
@@ -177,7 +179,13 @@ guest-i386: kernel-i386 $(B)/initramfs-i386.cpio
 guest-topo: kernel $(B)/initramfs.cpio
 	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mt_dump_on_oops=40" \
 		$(H)/qemu-run.sh $(B) $(OUT)/check-topo topo \
-		$(CHECK_TIMEOUT) 32,sockets=2,cores=8,threads=2 || true
+		$(CHECK_TIMEOUT) $(TOPO_SMP) || true
+# make guest-topo-only TESTS="mt_smt": chosen selftests on the topology
+# guest, results in out/topo-only/ (development; not part of make check).
+guest-topo-only: kernel $(B)/initramfs.cpio
+	@QEMU_OPTS="$(TOPO_QEMU)" APPEND="mttests=$$(echo $(TESTS) | tr ' ' ,)" \
+		$(H)/qemu-run.sh $(B) $(OUT)/topo-only only $(CHECK_TIMEOUT) $(TOPO_SMP)
+	@grep -h '^not ok\|^# Totals' $(OUT)/topo-only/*.tap || true
 # The bench initramfs on the test kernel: perf, trace-cmd and bpftrace
 # run once each (the peers of make bench); 2 CPUs as make bench.
 guest-peers: kernel $(B)/initramfs-bench.cpio
@@ -196,6 +204,15 @@ series: | matrix
 guest-debug: | guest-check
 guest-i386: | guest-kcsan
 guest-peers: | guest-topo
+
+# make mutants-kernel [MUTANTS="a b"]: each mutant of
+# harness/mutants-kernel.list (a hook naming a wrong cause or reason)
+# applied to build/linux alone, the test kernel rebuilt, its guest booted
+# with the tests that must fail; out/mutants-kernel.txt has the score.
+# On demand only, not part of make check; about 15 minutes on 2 cores.
+mutants-kernel: kernel $(B)/initramfs.cpio
+	@JOBS=$(JOBS) CHECK_TIMEOUT=$(CHECK_TIMEOUT) TOPO_QEMU="$(TOPO_QEMU)" \
+		TOPO_SMP="$(TOPO_SMP)" $(H)/mutants-kernel.sh $(TOP) $(MUTANTS)
 
 # make check: host checks, every configuration, the guest runs, one prove.
 check:

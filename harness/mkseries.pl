@@ -317,10 +317,11 @@ EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
-	files => ["$k.h", "${k}_test.h", "${k}_test.c", "${k}_order_test.c", "$k.kunitconfig",
-		  'kernel/Makefile', 'lib/Kconfig.debug'],
+	files => ["$k.h", "${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_reasons_test.c",
+		  "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
-	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "$k.kunitconfig"],
+	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_reasons_test.c",
+		  "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged
 migration read back field by field, the rings' chunks with and without
@@ -330,7 +331,10 @@ alone.  A second suite gives two CPUs a clock that steps back in the
 middle of a trace and reads it through the trace file's merge,
 trace_pipe and the dump on oops, each of which must keep every CPU's
 times, and all times, from going back; and it checks the dump's seek to
-the newest records of a ring.  The tests use
+the newest records of a ring.  A third suite pins every reason's name
+and what each hook makes of a scheduler decision, and takes three
+reasons on real kernel paths with kernel threads of its own
+(wake_current_cpu, migrate_enable, push_cpu_stop's rt).  The tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures

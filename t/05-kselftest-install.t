@@ -21,9 +21,10 @@ if [ "$listed" = "$want" ]; then
 else
 	echo "not ok 2 - kselftest-list.txt lists the $want tests (found ${listed:-0})"
 fi
-if [ -x "$tmp/migrate_trace_lite/mt_helper" ] && [ -f "$tmp/migrate_trace_lite/mt_lib.sh" ] &&
+if [ -x "$tmp/migrate_trace_lite/mt_helper" ] && [ -x "$tmp/migrate_trace_lite/mt_place" ] &&
+   [ -f "$tmp/migrate_trace_lite/mt_lib.sh" ] &&
    [ -f "$tmp/kselftest/ktap_helpers.sh" ]; then
-	echo "ok 3 - mt_helper built; mt_lib.sh and the KTAP helpers installed"
+	echo "ok 3 - mt_helper and mt_place built; mt_lib.sh and the KTAP helpers installed"
 else
-	echo "not ok 3 - mt_helper built; mt_lib.sh and the KTAP helpers installed"
+	echo "not ok 3 - mt_helper and mt_place built; mt_lib.sh and the KTAP helpers installed"
 fi

@@ -23,14 +23,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-
-#define MARK_FILE "/sys/kernel/debug/migration_trace/mark"
-
-static void die(const char *what)
-{
-	fprintf(stderr, "mt_helper: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
+#include "mt_helper.h"
 
 static const char *errname(int err)
 {
@@ -209,29 +202,6 @@ static int cmd_read(int argc, char **argv)
 	printf("%s\n", n < 0 ? errname(errno) : "ok");
 	close(fd);
 	return 0;
-}
-
-static void pin(pid_t pid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(pid, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
-static void mark(unsigned long value)
-{
-	char buf[32];
-	int fd = open(MARK_FILE, O_WRONLY);
-
-	if (fd < 0)
-		die(MARK_FILE);
-	snprintf(buf, sizeof(buf), "%lu", value);
-	if (write(fd, buf, strlen(buf)) < 0)
-		die("mark");
-	close(fd);
 }
 
 /*
@@ -418,22 +388,6 @@ static int cmd_fifo(int argc, char **argv)
 	bursts(atoi(argv[0]), atoi(argv[1]), take_fifo, 300, 100, 200);
 	return 0;
 }
-
-/* struct sched_attr of <linux/sched/types.h>, its first version. */
-struct dl_attr {
-	unsigned int size;
-	unsigned int sched_policy;
-	unsigned long long sched_flags;
-	int sched_nice;
-	unsigned int sched_priority;
-	unsigned long long sched_runtime;
-	unsigned long long sched_deadline;
-	unsigned long long sched_period;
-};
-
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE	6
-#endif
 
 /* 2 ms every 10 ms.  A deadline task cannot fork: each child takes it. */
 static void take_deadline(int i)
@@ -689,32 +643,6 @@ static int cmd_read_time(int argc, char **argv)
 	return 0;
 }
 
-/* State letter of task PID from /proc (R, S, D, ...), or '?'. */
-static char task_state(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
-static void wait_asleep(pid_t pid)
-{
-	while (task_state(pid) != 'S')
-		usleep(100);
-}
-
 /*
  * A child sleeps in read(); its parent changes the child's affinity while
  * it sleeps, between CPUs A and B, then wakes it: each of the 2N moves
@@ -951,34 +879,6 @@ static int cmd_sigdfl(int argc, char **argv)
 	execvp(argv[0], argv);
 	die(argv[0]);
 	return 1;
-}
-
-/* Pin task PID to the CPUs of LIST ("a-b" or "a,b,c"), or all if NULL. */
-static void pin_list(pid_t pid, const char *list)
-{
-	cpu_set_t set;
-	int a, b, n = 0;
-	const char *p = list;
-
-	CPU_ZERO(&set);
-	if (!list) {
-		for (a = 0; a < CPU_SETSIZE; a++)
-			CPU_SET(a, &set);
-	}
-	while (p && *p) {
-		if (sscanf(p, "%d-%d%n", &a, &b, &n) != 2) {
-			if (sscanf(p, "%d%n", &a, &n) != 1)
-				die("cpu list");
-			b = a;
-		}
-		for (; a <= b; a++)
-			CPU_SET(a, &set);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	if (sched_setaffinity(pid, sizeof(set), &set))
-		die("sched_setaffinity");
 }
 
 /* Keep LEN bytes at BUF on NODE, still scanned by NUMA balancing. */

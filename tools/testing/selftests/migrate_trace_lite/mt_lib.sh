@@ -12,6 +12,7 @@ MT_DIR=/sys/kernel/debug/migration_trace
 TRACING=/sys/kernel/tracing
 HERE=$(cd "$(dirname "$0")" && pwd)
 HELPER=$HERE/mt_helper
+PLACE=$HERE/mt_place
 TMPD=${TMPDIR:-/tmp}/mt_selftest.$$
 mkdir -p "$TMPD"
 trap 'rm -rf "$TMPD"' EXIT
@@ -27,8 +28,8 @@ mt_require() {
 			"or debugfs not mounted"
 		exit "$KSFT_SKIP"
 	fi
-	if [ ! -x "$HELPER" ]; then
-		ktap_skip_all "mt_helper not built"
+	if [ ! -x "$HELPER" ] || [ ! -x "$PLACE" ]; then
+		ktap_skip_all "mt_helper or mt_place not built"
 		exit "$KSFT_SKIP"
 	fi
 }
@@ -299,3 +300,122 @@ has_moves() {
 
 # "yes" when the number NUMBER is more than 0, else "none".
 some() { [ "${1:-0}" -gt 0 ] && echo yes || echo none; }
+
+# "DROPPED OVERWRITTEN" of TRACE's header.
+# shellcheck disable=SC2046
+mt_lost() { echo $(sed -n 's/^# \(dropped\|overwritten\) //p' "$1"); }
+
+# Moves of the tasks PID... between the marks BEGIN and END (numbers) of
+# TRACE, as "PID CAUSE/REASON FROM TO", in trace order.
+moves_of() {
+	local t=$1 b e
+	b=$(printf '0x%08x' "$2") e=$(printf '0x%08x' "$3")
+	shift 3
+	awk -v b="$b" -v e="$e" -v pids=" $* " '
+	/^# cause / { cause[$3] = $4; next }
+	/^# reason / { reason[$3] = $4; next }
+	/^#/ { next }
+	$3 == "." && $7 == b { on = 1 }
+	$3 == "." && $7 == e { on = 0 }
+	on && $3 != "." && index(pids, " " $5 " ") {
+		print $5, cause[$6] "/" (($7 in reason) ? reason[$7] : "none"), $3, $4 }
+	' "$t"
+}
+
+# The workloads of mt_place whose moves are known, run one after the
+# other under the trace: want NAME EXPECTED CMD... runs CMD (a command
+# of mt_place given its marks BEGIN and END last, or for "wakeup" the
+# first of its rounds' marks) and records the moves the tasks it prints
+# must have between the marks, together (one round of "wakeup" each):
+# EXPECTED, "CAUSE/REASON FROM TO" moves separated by ";" ("" for none),
+# an extended regular expression the whole list must match.  The marks
+# count up from WANT_MARK.  $TMPD/wanted has a line a round:
+# NAME@EXPECTED@PIDS@BEGIN@END.
+WANT_MARK=${WANT_MARK:-0x5000}
+want() {
+	local name=$1 exp=$2 m=$((WANT_MARK)) r=0 pid
+	shift 2
+	if [ "$1" = wakeup ]; then
+		for pid in $("$PLACE" "$@" "$m"); do
+			echo "$name@$exp@$pid@$((m + 2 * r))@$((m + 2 * r + 1))" >>"$TMPD/wanted"
+			r=$((r + 1))
+		done
+		WANT_MARK=$((m + 2 * r))
+	else
+		pid=$("$PLACE" "$@" "$m" $((m + 1)))
+		# shellcheck disable=SC2086
+		echo "$name@$exp@$(echo $pid)@$m@$((m + 1))" >>"$TMPD/wanted"
+		WANT_MARK=$((m + 2))
+	fi
+}
+
+# The rounds of NAME in TRACE whose moves differ from those wanted, as
+# "PIDS: 'MOVES'" (nothing when all agree; "no rounds" if none ran).
+unwanted() {
+	local n=0 name pid b e got exp
+	while IFS=@ read -r name exp pid b e; do
+		[ "$name" = "$2" ] || continue
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		got=$(moves_of "$1" "$b" "$e" $pid | cut -d' ' -f2- |
+		      awk '{ printf "%s%s", (NR > 1 ? ";" : ""), $0 }')
+		echo "$got" | grep -Eqx -- "$exp" || echo "$pid: '$got'"
+	done <"$TMPD/wanted"
+	[ $n -gt 0 ] || echo "no rounds"
+}
+
+# kthreads_to MASK: keep every other task off the CPUs a workload needs
+# idle or to itself.  Every task allowed on all CPUs, the kernel's threads
+# (rcu_sched wakes often) as the guest's own processes (init and the
+# shells that started this test, which may sleep on one of them), and the
+# workers of unbound workqueues are confined to the CPUs of MASK (hex),
+# and so is this shell, until kthreads_back.
+WQ_MASK=/sys/devices/virtual/workqueue/cpumask
+kthreads_to() {
+	local d p m
+	KT_ALL=$(printf '%x' $(( (1 << $(nproc)) - 1 )))
+	: >"$TMPD/kthreads"
+	for d in /proc/[0-9]*; do
+		p=${d#/proc/}
+		m=$(taskset -p "$p" 2>/dev/null | sed 's/.*: //')
+		[ "$m" = "$KT_ALL" ] || continue
+		taskset -p "$1" "$p" >/dev/null 2>&1 && echo "$p $m" >>"$TMPD/kthreads"
+	done
+	: >"$TMPD/wq_mask"
+	if [ -w "$WQ_MASK" ]; then
+		cat "$WQ_MASK" >"$TMPD/wq_mask"
+		echo "$1" >"$WQ_MASK"
+	fi
+	taskset -p "$1" $$ >/dev/null
+}
+
+kthreads_back() {
+	local p m
+	while read -r p m; do
+		taskset -p "$m" "$p" >/dev/null 2>&1
+	done <"$TMPD/kthreads"
+	[ -s "$TMPD/wq_mask" ] && cat "$TMPD/wq_mask" >"$WQ_MASK"
+	taskset -p "$KT_ALL" $$ >/dev/null
+}
+
+# wakee_flips_calm: a wakeup from an idle CPU's interrupt is affine only
+# if the wakee's and the idle task's wakee_flips (distinct wakees, halved
+# at most once a second) do not both look like many-to-many: wake_wide().
+# Every process inherits its parent's flips, from a boot's worth of pid
+# 1's.  This shell wakes one task ten times a second apart: its flips,
+# and those of the processes it starts from then on, are down to a few.
+# (Only a wakee allowed on more than one CPU counts: call it before
+# kthreads_to.)
+wakee_flips_calm() {
+	local i=0
+	mkfifo "$TMPD/flips"
+	cat "$TMPD/flips" >/dev/null &
+	exec 3>"$TMPD/flips"
+	while [ $i -lt 10 ]; do
+		usleep 1050000
+		echo >&3
+		i=$((i + 1))
+	done
+	exec 3>&-
+	wait $!
+}

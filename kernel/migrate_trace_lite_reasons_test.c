@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the migration trace's reasons: every reason's name, what
+ * each hook makes of a scheduler decision, and three reasons taken on real
+ * kernel paths by kernel threads of the test.  Like the main suite they
+ * use the real buffers, so they are an init section suite that runs at
+ * boot, before anybody traces, and leaves everything reset.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/deadline.h>
+#include <linux/sched/idle.h>
+#include <linux/sched/rt.h>
+#include <linux/sched/task.h>
+#include <linux/smp.h>
+#include <linux/sprintf.h>
+#include <linux/threads.h>
+
+#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_test.h"
+
+/*
+ * The reasons: each name, and each way the hooks arrive at one.  Most
+ * reasons are checked on the guests by workloads that make the scheduler
+ * take them (the mt_wakeups, mt_balance and mt_smt selftests); these
+ * pin what a hook makes of a decision, including those no workload on
+ * QEMU can produce (harness/reasons-tested), and two kernel paths
+ * user space cannot reach.
+ */
+static const char * const mt_test_reason_names[MT_REASON_END] = {
+	"", "wake_affine", "wake_affine_busy", "idle_target", "busy_target",
+	"idle_prev", "kthread_prev", "idle_recent", "idle_capacity",
+	"idle_smt_sibling", "idle_core", "idle_cpu", "slow_path",
+	"energy_aware", "wake_current_cpu", "rt_lowest_rq", "dl_later_rq",
+	"fallback", "affinity_at_wakeup", "numa_at_wakeup", "affinity",
+	"migrate_enable", "exec_balance", "numa_migrate", "rt", "dl",
+	"active_balance",
+	"lb_busy_load", "lb_busy_util", "lb_busy_task", "lb_busy_misfit",
+	"lb_idle_load", "lb_idle_util", "lb_idle_task", "lb_idle_misfit",
+	"lb_newidle_load", "lb_newidle_util", "lb_newidle_task",
+	"lb_newidle_misfit",
+};
+
+/* The 38 reasons by name, as the trace and the stat headers give them. */
+static void mt_test_reason_table(struct kunit *test)
+{
+	int r;
+
+	KUNIT_EXPECT_EQ(test, MT_REASON_END, 39);
+	KUNIT_EXPECT_NULL(test, mt_reason_names[MT_REASON_NONE]);
+	for (r = MT_REASON_NONE + 1; r < MT_REASON_END; r++)
+		KUNIT_EXPECT_STREQ_MSG(test, mt_reason_names[r],
+				       mt_test_reason_names[r], "reason %d", r);
+}
+
+/* The moves of one pid a walk finds, in order. */
+struct mt_test_moves {
+	pid_t pid;
+	unsigned int n;
+	struct {
+		u8 cause, reason;
+		u16 from, to;
+	} m[48];
+};
+
+static void mt_test_see_moves(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
+{
+	const struct mt_rec_migrate *mig = (const void *)rec;
+	struct mt_test_moves *s = arg;
+
+	if (rec->type == MT_CAUSE_NONE || rec->type >= MT_CAUSE_END ||
+	    mig->pid != s->pid)
+		return;
+	if (s->n < ARRAY_SIZE(s->m)) {
+		s->m[s->n].cause = rec->type;
+		s->m[s->n].reason = rec->reason;
+		s->m[s->n].from = mig->from;
+		s->m[s->n].to = mig->to;
+	}
+	s->n++;
+}
+
+/* Three distinct possible CPUs: this one, and two others (irqs off). */
+static void mt_test_three_cpus(int *this, int *b, int *c)
+{
+	*this = smp_processor_id();
+	*b = cpumask_any_but(cpu_possible_mask, *this);
+	*c = cpumask_next(*b, cpu_possible_mask);
+	if (*c == *this)
+		*c = cpumask_next(*c, cpu_possible_mask);
+}
+
+/* Put a made-up task on @cpu, allowed everywhere, as the hooks look at it. */
+static void mt_test_place(struct task_struct *t, int cpu)
+{
+	WRITE_ONCE(task_thread_info(t)->cpu, cpu);
+	t->wake_cpu = cpu;
+	t->cpus_ptr = &t->cpus_mask;
+	cpumask_copy(&t->cpus_mask, cpu_possible_mask);
+}
+
+/*
+ * A wakeup's reason is the decision select_task_rq() noted for the task,
+ * but: a task whose CPU was taken from it while it slept moves for that
+ * (affinity_at_wakeup), and so does one a NUMA swap placed elsewhere
+ * (numa_at_wakeup); an idle or busy target that is the waker's own CPU
+ * was wake_affine()'s choice (wake_affine, wake_affine_busy).  A note
+ * for another task, or none, gives no reason.
+ */
+static void mt_test_wakeup_reasons(struct kunit *test)
+{
+	static const unsigned int passed[] = {
+		MT_REASON_IDLE_TARGET, MT_REASON_BUSY_TARGET, MT_REASON_IDLE_PREV,
+		MT_REASON_KTHREAD_PREV, MT_REASON_IDLE_RECENT,
+		MT_REASON_IDLE_CAPACITY, MT_REASON_IDLE_SMT, MT_REASON_IDLE_CORE,
+		MT_REASON_IDLE_CPU, MT_REASON_SLOW_PATH, MT_REASON_ENERGY_AWARE,
+		MT_REASON_WAKE_CURRENT_CPU, MT_REASON_RT_LOWEST_RQ,
+		MT_REASON_DL_LATER_RQ, MT_REASON_FALLBACK,
+	};
+	struct task_struct *t = mt_test_made_up_task(test, "mt_wakee");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned int want[ARRAY_SIZE(passed) + 6], n = 0, i;
+	unsigned long flags;
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	/* From b to the waker's CPU. */
+	mt_test_place(t, b);
+	mt_note(t, MT_REASON_IDLE_TARGET);
+	__mt_migrate_wakeup(t, this);
+	want[n++] = MT_REASON_WAKE_AFFINE;
+	mt_note(t, MT_REASON_BUSY_TARGET);
+	__mt_migrate_wakeup(t, this);
+	want[n++] = MT_REASON_WAKE_AFFINE_BUSY;
+	/* From b to c, not the waker's CPU: the note as it is. */
+	for (i = 0; i < ARRAY_SIZE(passed); i++) {
+		mt_note(t, passed[i]);
+		__mt_migrate_wakeup(t, c);
+		want[n++] = passed[i];
+	}
+	mt_note(current, MT_REASON_IDLE_CORE);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_NONE;
+	/* Its CPU no longer allowed, whatever the note. */
+	cpumask_clear_cpu(b, &t->cpus_mask);
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_AFFINITY_AT_WAKEUP;
+	/* Placed on c by a swap while asleep on b, allowed on b. */
+	mt_test_place(t, b);
+	t->wake_cpu = c;
+	mt_note(t, MT_REASON_IDLE_PREV);
+	__mt_migrate_wakeup(t, c);
+	want[n++] = MT_REASON_NUMA_AT_WAKEUP;
+	/* No move, no record. */
+	t->wake_cpu = b;
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, b);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].cause, MT_CAUSE_TRY_TO_WAKE_UP, "move %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].reason, want[i], "move %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].from, b, "move %u", i);
+	}
+	mt_test_reset(test);
+}
+
+/*
+ * The other causes' reasons: the load balancer's from its idle type and
+ * migration type, active balancing's, a stopper's from its request (the
+ * note migration_cpu_stop() makes), a fork's from its placement, an
+ * affinity move's, and push_cpu_stop()'s from the pushed task's class.
+ */
+static void mt_test_move_reasons(struct kunit *test)
+{
+	static const unsigned int stopper[] = {
+		MT_REASON_AFFINITY, MT_REASON_MIGRATE_ENABLE,
+		MT_REASON_EXEC_BALANCE, MT_REASON_NUMA_MIGRATE,
+	};
+	static const unsigned int fork[] = {
+		MT_REASON_SLOW_PATH, MT_REASON_RT_LOWEST_RQ, MT_REASON_FALLBACK,
+	};
+	static const char * const idle[] = { "busy", "idle", "newidle" };
+	static const char * const type[] = { "load", "util", "task", "misfit" };
+	struct task_struct *t = mt_test_made_up_task(test, "mt_moved");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned int i, j, n = 0;
+	unsigned long flags;
+	char name[32];
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	mt_test_place(t, b);
+	for (i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		for (j = 0; j < 4; j++)
+			mt_migrate_task_lb(t, c, MT_CAUSE_DETACH_TASKS, i, j);
+	mt_migrate_task_lb(t, c, MT_CAUSE_DETACH_ONE_TASK, CPU_IDLE, 2);
+	for (i = 0; i < ARRAY_SIZE(stopper); i++) {
+		mt_note(t, stopper[i]);
+		__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);
+	}
+	for (i = 0; i < ARRAY_SIZE(fork); i++) {
+		mt_note(t, fork[i]);
+		__mt_migrate_task(t, c, MT_CAUSE_WAKE_UP_NEW_TASK);
+	}
+	__mt_migrate_task(t, c, MT_CAUSE_AFFINE_MOVE_TASK);
+	t->prio = MAX_RT_PRIO - 1 - 10;
+	__mt_migrate_task(t, c, MT_CAUSE_PUSH_CPU_STOP);
+	t->prio = MAX_DL_PRIO - 1;
+	__mt_migrate_task(t, c, MT_CAUSE_PUSH_CPU_STOP);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 12 + 1 + ARRAY_SIZE(stopper) + ARRAY_SIZE(fork) + 3);
+	for (i = 0; i < CPU_MAX_IDLE_TYPES; i++) {
+		for (j = 0; j < 4; j++, n++) {
+			snprintf(name, sizeof(name), "lb_%s_%s", idle[i], type[j]);
+			KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_DETACH_TASKS);
+			KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n].reason], name);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_DETACH_ONE_TASK);
+	KUNIT_EXPECT_EQ(test, s->m[n++].reason, MT_REASON_ACTIVE_BALANCE);
+	for (i = 0; i < ARRAY_SIZE(stopper); i++, n++) {
+		KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+		KUNIT_EXPECT_EQ(test, s->m[n].reason, stopper[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(fork); i++, n++) {
+		KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_WAKE_UP_NEW_TASK);
+		KUNIT_EXPECT_EQ(test, s->m[n].reason, fork[i]);
+	}
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_AFFINE_MOVE_TASK);
+	KUNIT_EXPECT_EQ(test, s->m[n++].reason, MT_REASON_AFFINITY);
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n++].reason], "rt");
+	KUNIT_EXPECT_EQ(test, s->m[n].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[n++].reason], "dl");
+	mt_test_reset(test);
+}
+
+/*
+ * Two real paths no user space workload of the test kernels reaches: a
+ * kernel thread woken by complete_on_current_cpu() (WF_CURRENT_CPU, whose
+ * only other user is seccomp's user notification, not built in them), and
+ * an affinity change of a kernel thread inside migrate_disable(), carried
+ * out by its migrate_enable().  The thread sleeps on CPU a; the test
+ * runs on CPU b.
+ */
+struct mt_test_kthread {
+	struct completion ready, go, done;
+	struct cpumask both;
+	int b;
+};
+
+static void mt_test_kthread_park(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* Allowed on a and b, it sleeps on a until woken from b. */
+static int mt_test_current_cpu_fn(void *data)
+{
+	struct mt_test_kthread *k = data;
+
+	set_cpus_allowed_ptr(current, &k->both);
+	complete(&k->ready);
+	wait_for_completion(&k->go);
+	complete(&k->done);
+	mt_test_kthread_park();
+	return 0;
+}
+
+/* Its CPU changes from a to b while it may not migrate. */
+static int mt_test_migrate_enable_fn(void *data)
+{
+	struct mt_test_kthread *k = data;
+
+	migrate_disable();
+	complete(&k->ready);
+	/* Until the test has moved it to b (and waits for the move). */
+	while (!cpumask_equal(&current->cpus_mask, cpumask_of(k->b)))
+		usleep_range(1000, 2000);
+	migrate_enable();
+	/* Without preemption: the stopper moves it while it is queued. */
+	cond_resched();
+	complete(&k->done);
+	mt_test_kthread_park();
+	return 0;
+}
+
+/* The moves of @k's thread made by @fn, as the trace has them. */
+static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
+				struct mt_test_moves *s, int *a, int *b)
+{
+	struct mt_test_kthread *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	*a = cpumask_first(cpu_online_mask);
+	*b = cpumask_next(*a, cpu_online_mask);
+	k->b = *b;
+	init_completion(&k->ready);
+	init_completion(&k->go);
+	init_completion(&k->done);
+	cpumask_clear(&k->both);
+	cpumask_set_cpu(*a, &k->both);
+	cpumask_set_cpu(*b, &k->both);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(*b)), 0);
+	t = kthread_create(fn, k, "mt_test_kthread");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	s->pid = t->pid;
+	set_cpus_allowed_ptr(t, cpumask_of(*a));
+	wake_up_process(t);
+	wait_for_completion(&k->ready);
+	mt_test_reset(test);
+	if (fn == mt_test_current_cpu_fn) {
+		/* Asleep on a, woken from b. */
+		while (!wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
+			usleep_range(1000, 2000);
+		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+		complete_on_current_cpu(&k->go);
+	} else {
+		/* Returns once migrate_enable() moved it. */
+		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+		set_cpus_allowed_ptr(t, cpumask_of(*b));
+	}
+	wait_for_completion(&k->done);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	kthread_stop(t);
+	put_task_struct(t);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	mt_test_reset(test);
+}
+
+/*
+ * push_cpu_stop() for real: on CPU a, a SCHED_FIFO thread (m) inside
+ * migrate_disable() is preempted by a higher one (c), allowed on b too;
+ * on b, a higher one still (d) goes to sleep.  The pull toward b finds
+ * m, the highest task it could take, unable to migrate, and has the
+ * stopper push a's running task, c, to b instead: push_cpu_stop, rt.
+ */
+struct mt_test_rt {
+	struct completion ready, go;
+	struct cpumask both;
+	bool stop_d, stop;
+};
+
+static int mt_test_rt_m(void *data)
+{
+	struct mt_test_rt *k = data;
+
+	sched_set_fifo_low(current);
+	set_cpus_allowed_ptr(current, &k->both);
+	migrate_disable();
+	complete(&k->ready);
+	while (!READ_ONCE(k->stop))
+		cond_resched();
+	migrate_enable();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static int mt_test_rt_c(void *data)
+{
+	struct mt_test_rt *k = data;
+
+	sched_set_fifo(current);
+	set_cpus_allowed_ptr(current, &k->both);
+	complete(&k->ready);
+	wait_for_completion(&k->go);
+	while (!READ_ONCE(k->stop))
+		cond_resched();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static int mt_test_rt_d(void *data)
+{
+	struct sched_param sp = { .sched_priority = MAX_RT_PRIO / 2 + 10 };
+	struct mt_test_rt *k = data;
+
+	sched_setscheduler_nocheck(current, SCHED_FIFO, &sp);
+	complete(&k->ready);
+	/* Without preemption, cond_resched() is what lets RCU go on. */
+	while (!READ_ONCE(k->stop_d))
+		cond_resched();
+	mt_test_kthread_park();
+	return 0;
+}
+
+static struct task_struct *mt_test_rt_start(struct kunit *test, int (*fn)(void *),
+					    struct mt_test_rt *k, int cpu)
+{
+	struct task_struct *t = kthread_create(fn, k, "mt_test_rt");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	set_cpus_allowed_ptr(t, cpumask_of(cpu));
+	wake_up_process(t);
+	wait_for_completion(&k->ready);
+	return t;
+}
+
+static void mt_test_push_cpu_stop(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct mt_test_rt *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct task_struct *m, *c, *d;
+	int a, b, here, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	if (num_online_cpus() < 3)
+		kunit_skip(test, "needs 3 online CPUs");
+	a = cpumask_first(cpu_online_mask);
+	b = cpumask_next(a, cpu_online_mask);
+	here = cpumask_next(b, cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(here)), 0);
+	init_completion(&k->ready);
+	init_completion(&k->go);
+	cpumask_clear(&k->both);
+	cpumask_set_cpu(a, &k->both);
+	cpumask_set_cpu(b, &k->both);
+	/* c sleeps on a; d runs on b; m runs on a, unable to migrate. */
+	c = mt_test_rt_start(test, mt_test_rt_c, k, a);
+	while (!wait_task_inactive(c, TASK_UNINTERRUPTIBLE))
+		usleep_range(1000, 2000);
+	d = mt_test_rt_start(test, mt_test_rt_d, k, b);
+	m = mt_test_rt_start(test, mt_test_rt_m, k, a);
+	s->pid = c->pid;
+	mt_test_reset(test);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	complete(&k->go);
+	/* c runs on a, m waits there, before d goes to sleep. */
+	for (i = 0; i < 1000 && !(READ_ONCE(c->on_cpu) && task_cpu(c) == a); i++)
+		usleep_range(1000, 2000);
+	WRITE_ONCE(k->stop_d, true);
+	for (i = 0; i < 1000 && task_cpu(c) != b; i++)
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	WRITE_ONCE(k->stop, true);
+	kthread_stop(m);
+	kthread_stop(c);
+	kthread_stop(d);
+	put_task_struct(m);
+	put_task_struct(c);
+	put_task_struct(d);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_PUSH_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "rt");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
+static void mt_test_wake_current_cpu(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	mt_test_kthread_run(test, mt_test_current_cpu_fn, s, &a, &b);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_TRY_TO_WAKE_UP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "wake_current_cpu");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
+static void mt_test_migrate_enable(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	mt_test_kthread_run(test, mt_test_migrate_enable_fn, s, &a, &b);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "migrate_enable");
+	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
+	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+}
+
+static struct kunit_case mt_reasons_test_cases[] = {
+	KUNIT_CASE(mt_test_reason_table),
+	KUNIT_CASE(mt_test_wakeup_reasons),
+	KUNIT_CASE(mt_test_move_reasons),
+	KUNIT_CASE(mt_test_wake_current_cpu),
+	KUNIT_CASE(mt_test_migrate_enable),
+	KUNIT_CASE(mt_test_push_cpu_stop),
+	{}
+};
+
+static struct kunit_suite mt_reasons_test_suite = {
+	.name = "migrate_trace_lite_reasons",
+	.test_cases = mt_reasons_test_cases,
+};
+
+kunit_test_init_section_suite(mt_reasons_test_suite);
