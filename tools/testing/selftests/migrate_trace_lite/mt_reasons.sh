@@ -3,17 +3,18 @@
 # Reasons (format 1.2): workloads whose reason is known get it.  An
 # affinity change of a sleeping task shows at its wakeup as an affinity
 # reason; of a running one, in the stopper; wakeups name the placement
-# select_task_rq() chose; RT wakeups find the lowest runqueue, deadline
-# ones a later runqueue; a task
-# whose only CPU goes offline is placed by the fallback; exec and fork
+# select_task_rq() chose; a task whose only CPU goes offline is placed by the fallback; exec and fork
 # balancing, and the load balancer's kind of balance, are named.  No
-# migration of a cause that has reasons is left without one.
+# migration of a cause that has reasons is left without one.  The RT and
+# deadline classes' pushes run here; their wakeup placements
+# (rt_lowest_rq, dl_later_rq) depend on timing in a mixed load, and
+# mt_wakeups asserts each on a workload with one outcome instead.
 
 . "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require
-ktap_set_plan 15
+ktap_set_plan 13
 NCPU=$(nproc)
 HP=/sys/devices/system/cpu/cpu1/online
 
@@ -99,8 +100,6 @@ check "a running task's 80 affinity moves have the reason affinity (or lb_*, at 
 	"80 yes"
 check "wakeups name where select_task_rq() placed the task (wake_affine or idle_*)" \
 	"$(has_moves "$TMPD/counts" '^try_to_wake_up/(wake_affine|idle_)')" yes
-check "RT wakeups are placed on the lowest-priority runqueue (rt_lowest_rq)" \
-	"$(has_moves "$TMPD/counts" '^try_to_wake_up/rt_lowest_rq$')" yes
 check "fork balancing: wake_up_new_task/slow_path" \
 	"$(has_moves "$TMPD/counts" '^wake_up_new_task/slow_path$')" yes
 check "exec balancing: migration_cpu_stop/exec_balance" \
@@ -116,8 +115,6 @@ check "the task it held woke up from CPU 1 on another CPU by the fallback, once"
 check "RT push: push_rt_task moves" \
 	"$(has_moves "$TMPD/counts" '^push_rt_task/')" yes
 check "the SCHED_DEADLINE processes ran" "$deadline" ok
-check "deadline wakeups are placed on a later runqueue (dl_later_rq)" \
-	"$(has_moves "$TMPD/counts" '^try_to_wake_up/dl_later_rq$')" yes
 check "deadline push: push_dl_task moves" \
 	"$(has_moves "$TMPD/counts" '^push_dl_task/')" yes
 # Causes with reasons never leave one out (sched_ext aside: not run here).
