@@ -268,22 +268,25 @@ static inline void mt_set_task_comm(struct task_struct *p)
 /*
  * Macros, not empty inline functions: even an empty call shifts GCC's
  * heuristics (inlining, register choice), and without the hooks the
- * scheduler must compile to the same code as without the series.
+ * scheduler must compile to the same code as without the series.  The
+ * arguments are not evaluated (sizeof): a reason may read scheduler
+ * state with READ_ONCE(), which the compiler could not drop.
  */
 #define mt_migrate_task(p, new_cpu, why)				\
-	do { (void)(p); (void)(new_cpu); (void)(why); } while (0)
-#define mt_placed(p, new_cpu, why)	((void)(p), (void)(why), (new_cpu))
+	do { (void)sizeof(p); (void)sizeof(new_cpu); (void)sizeof(why); } while (0)
+#define mt_placed(p, new_cpu, why)	((void)sizeof(p), (void)sizeof(why), (new_cpu))
 #define mt_migrate_task_lb(p, new_cpu, cause, idle, type)		\
 	do {								\
-		(void)(p); (void)(new_cpu); (void)(cause);		\
-		(void)(idle); (void)(type);				\
+		(void)sizeof(p); (void)sizeof(new_cpu); (void)sizeof(cause); \
+		(void)sizeof(idle); (void)sizeof(type);			\
 	} while (0)
-#define mt_noted(p, cpu, why)	((void)(p), (void)(why), (cpu))
-#define mt_note(task, why)	do { (void)(task); (void)(why); } while (0)
-#define mt_arg_set_reason(arg, why)	do { (void)(arg); (void)(why); } while (0)
-#define mt_arg_reason(arg)	((void)(arg), MT_REASON_NONE)
-#define mt_copy_process(p)	((void)(p))
-#define mt_set_task_comm(p)	((void)(p))
+#define mt_noted(p, cpu, why)	((void)sizeof(p), (void)sizeof(why), (cpu))
+#define mt_note(task, why)	do { (void)sizeof(task); (void)sizeof(why); } while (0)
+#define mt_arg_set_reason(arg, why)					\
+	do { (void)sizeof(arg); (void)sizeof(why); } while (0)
+#define mt_arg_reason(arg)	((void)sizeof(arg), MT_REASON_NONE)
+#define mt_copy_process(p)	((void)sizeof(p))
+#define mt_set_task_comm(p)	((void)sizeof(p))
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
