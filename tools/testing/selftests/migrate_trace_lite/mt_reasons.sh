@@ -3,8 +3,9 @@
 # Reasons (format 1.2): workloads whose reason is known get it.  An
 # affinity change of a sleeping task shows at its wakeup as an affinity
 # reason; of a running one, in the stopper; wakeups name the placement
-# select_task_rq() chose; a task whose only CPU goes offline is placed by the fallback; exec and fork
-# balancing, and the load balancer's kind of balance, are named.  No
+# select_task_rq() chose; a task whose only CPU goes offline is placed
+# by the fallback; exec and fork balancing, and the load balancer's kind
+# of balance, are named.  No
 # migration of a cause that has reasons is left without one.  The RT and
 # deadline classes' pushes run here; their wakeup placements
 # (rt_lowest_rq, dl_later_rq) depend on timing in a mixed load, and
