@@ -3,14 +3,17 @@
 # The flight recorder (overwrite 1): a trace that never stops by itself
 # keeps, for every CPU, exactly the newest records that CPU logged (a
 # suffix of what ftrace saw there); the header and a lost line count
-# what was overwritten, exactly; every task of the dump has a name.
+# what was overwritten, exactly; every task of the dump has a name; the
+# header's clock_offset puts ftrace's times on ours.
 
 . "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require
-ktap_set_plan 14
+ktap_set_plan 15
 NCPU=$(nproc)
+SKEW_US=1000
+dmesg | grep -q "sched_clock: Marking unstable" && SKEW_US=50000
 
 mt_reset
 echo 16 >"$MT_DIR/buffer_size_kb"
@@ -52,22 +55,44 @@ check "each CPU's logged records = its records in the dump + its overwritten" \
 check "every task in the dump has a name" "$(mt_unnamed "$T")" ""
 # For each CPU, what is left of the workload's moves there is the end of
 # what ftrace saw there (fork placement aside: ftrace does not see it).
-awk '/sched_migrate_task:/ {
+# Both are cut at the mark's time, on our clock (ftrace's plus the
+# header's clock_offset): an exiting thread of the helper may still move
+# after mt stopped and before ftrace did.  Lines: CPU TIME PID FROM TO.
+MARK_NS=$(awk -v mark="$(mt_loc_num "$T" mark)" "$MT_AWK_HEX"'
+	!/^#/ && $6 == mark && $7 == "0x0000f11e" { print hex($1); exit }' "$T")
+OFFSET=$(awk '$2 == "clock_offset" { print $3 }' "$T")
+awk -v cut="$MARK_NS" -v off="$OFFSET" '/sched_migrate_task:/ {
 	cpu = $0; sub(/^[^[]*\[/, "", cpu); sub(/\].*/, "", cpu); cpu += 0
-	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	if (v["comm"] == "mt_helper" && v["orig_cpu"] != v["dest_cpu"])
-		print cpu, v["pid"], v["orig_cpu"], v["dest_cpu"] }' "$TMPD/ftrace" >"$TMPD/theirs"
-awk -v f="$TMPD/theirs" '
-	BEGIN { while ((getline l < f) > 0) { split(l, w, " "); want[w[2]] = 1 } }
+	for (i = 1; i <= NF; i++) {
+		if ($i == "sched_migrate_task:") {
+			split($(i - 1), ts, /[.:]/)
+			t = ts[1] * 1000000000 + ts[2] * 1000 + off
+		}
+		split($i, kv, "="); v[kv[1]] = kv[2]
+	}
+	if (v["comm"] == "mt_helper" && v["orig_cpu"] != v["dest_cpu"] && t <= cut)
+		print cpu, t, v["pid"], v["orig_cpu"], v["dest_cpu"] }' "$TMPD/ftrace" >"$TMPD/theirs"
+awk -v f="$TMPD/theirs" -v cut="$MARK_NS" "$MT_AWK_HEX"'
+	BEGIN { while ((getline l < f) > 0) { split(l, w, " "); want[w[3]] = 1 } }
 	/^# cause / { cause[$3] = $4; next }
 	/^#/ || $3 == "." { next }
-	($5 in want) && cause[$6] != "wake_up_new_task" { print $2, $5, $3, $4 }' "$T" >"$TMPD/ours"
+	($5 in want) && cause[$6] != "wake_up_new_task" && hex($1) <= cut {
+		print $2, hex($1), $5, $3, $4 }' "$T" >"$TMPD/ours"
 bad=0 wrapped=0
+: >"$TMPD/ahead"
 for c in $(seq 0 $((NCPU - 1))); do
 	grep "^$c " "$TMPD/ours" >"$TMPD/o.$c"
 	grep "^$c " "$TMPD/theirs" >"$TMPD/t.$c"
 	n=$(wc -l <"$TMPD/o.$c")
-	tail -n "$n" "$TMPD/t.$c" | cmp -s - "$TMPD/o.$c" || bad=$((bad + 1))
+	tail -n "$n" "$TMPD/t.$c" >"$TMPD/tt.$c"
+	cut -d' ' -f3- "$TMPD/o.$c" >"$TMPD/o.$c.moves"
+	cut -d' ' -f3- "$TMPD/tt.$c" | cmp -s - "$TMPD/o.$c.moves" || {
+		bad=$((bad + 1))
+		cut -d' ' -f3- "$TMPD/tt.$c" | diff - "$TMPD/o.$c.moves" |
+			head -6 | sed "s/^/#   cpu$c ftrace|mt /"
+	}
+	# How much earlier than ftrace we stamped each move, in ns.
+	paste -d' ' "$TMPD/o.$c" "$TMPD/tt.$c" | awk '{ print $7 - $2 }' >>"$TMPD/ahead"
 	[ "$n" -lt "$(wc -l <"$TMPD/t.$c")" ] && wrapped=$((wrapped + 1))
 	ktap_print_msg "  cpu$c: $n of ftrace's $(wc -l <"$TMPD/t.$c") moves kept"
 done
@@ -76,6 +101,14 @@ check "ftrace lost nothing" \
 check "on every CPU the moves left are the end of ftrace's sequence there" "$bad" 0
 check "and the flight recorder did drop the oldest on some CPU" \
 	"$([ "$wrapped" -gt 0 ] && [ -s "$TMPD/ours" ] && echo yes)" yes
+# ftrace stamps a move in the same call, microseconds after the hook (a
+# host may stall the guest in between): with the header's offset, the
+# median gap is that, a wrong offset shows in every move.
+AHEAD_US=$(sort -n "$TMPD/ahead" | awk '{ d[NR] = $1 }
+	END { printf "%d\n", NR ? d[int((NR + 1) / 2)] / 1000 : 999999 }')
+ktap_print_msg "ftrace stamped the moves ${AHEAD_US} us after us (median)"
+check "with clock_offset, ftrace's times are ours within $SKEW_US us" \
+	"$([ "${AHEAD_US#-}" -le "$SKEW_US" ] && echo yes || echo "$AHEAD_US us")" yes
 mt_reset
 check "overwrite back to 0 after the reset" \
 	"$(wr "$MT_DIR/overwrite" 0):$(cat "$MT_DIR/overwrite")" ok:0

@@ -134,19 +134,23 @@ ms_bad_sums() {
 	' "$1"
 }
 
+# An awk function for the trace's times: hex("0x1f") is 31 (busybox awk
+# has no strtonum(); a double holds nanoseconds exactly for 104 days).
+MT_AWK_HEX='
+	function hex(s,   i, n) {
+		n = 0
+		s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}'
+
 # Migrations of TRACE bucketed into the periods of STAT, as
 # "PERIOD_INDEX NAME COUNT" like ms_rows: per cause, and per CAUSE/REASON
 # for the causes the stat has reason columns of (an unlisted reason
 # counts as CAUSE/none, as the kernel counts it); only periods STAT shows.
 mt_rows() {
-	awk -v stat="$2" '
-	function hex(s,   i, n) {
-		n = 0
-		s = substr(s, 3)
-		for (i = 1; i <= length(s); i++)
-			n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return n
-	}
+	awk -v stat="$2" "$MT_AWK_HEX"'
 	BEGIN {
 		while ((getline l < stat) > 0) {
 			split(l, w, " ")
