@@ -136,6 +136,17 @@ static void mt_expect_ordered(struct kunit *test, struct mt_order *o,
 	KUNIT_EXPECT_GE_MSG(test, o->clamped, 4, "%s: clamped lines missing", output);
 }
 
+static void mt_test_pipe_put(void *unused)
+{
+	mt_pipe_put();
+}
+
+/* As the boot parameter or nobody left it. */
+static void mt_test_oops_restore(void *records)
+{
+	mt_oops_set_records((unsigned long)records);
+}
+
 /*
  * A clock that steps back in the middle of a trace, on two CPUs: every
  * output keeps each CPU's times, and all times, from going back, and
@@ -153,8 +164,11 @@ static void mt_test_stepped_clock(struct kunit *test)
 	c0 = cpumask_first(cpu_online_mask);
 	c1 = cpumask_next(c0, cpu_online_mask);
 	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_oops_restore,
+							(void *)dump_records), 0);
 	KUNIT_ASSERT_EQ(test, mt_oops_set_records(64), 0);
 	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	a.base = local_clock();
 	KUNIT_EXPECT_EQ(test, smp_call_function_single(c0, mt_log_steps, &a, 1), 0);
@@ -189,9 +203,8 @@ static void mt_test_stepped_clock(struct kunit *test)
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
 
-	mt_pipe_put();
-	/* As the boot parameter or nobody left it. */
-	mt_oops_set_records(dump_records);
+	kunit_release_action(test, mt_test_pipe_put, NULL);
+	kunit_release_action(test, mt_test_oops_restore, (void *)dump_records);
 	mt_test_reset(test);
 }
 
@@ -261,6 +274,7 @@ static struct kunit_case mt_order_test_cases[] = {
 static struct kunit_suite mt_order_test_suite = {
 	.name = "migrate_trace_lite_order",
 	.test_cases = mt_order_test_cases,
+	.init = mt_test_init,
 };
 
 kunit_test_init_section_suite(mt_order_test_suite);

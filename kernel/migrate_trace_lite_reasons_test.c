@@ -270,8 +270,29 @@ static void mt_test_move_reasons(struct kunit *test)
 struct mt_test_kthread {
 	struct completion ready, go, done;
 	struct cpumask both;
+	struct task_struct *t;
+	bool stop;
 	int b;
 };
+
+/* However long a step may take on a slow (KCSAN, KASAN, TCG) kernel. */
+#define MT_TEST_WAIT	(30 * HZ)
+
+/*
+ * The end of a test's kernel thread, however the test ends: let it out
+ * of every wait, stop it, drop it.  Registered before the thread runs, it
+ * also runs before KUnit frees what the thread uses.
+ */
+static void mt_test_kthread_end(void *data)
+{
+	struct mt_test_kthread *k = data;
+
+	WRITE_ONCE(k->stop, true);
+	complete_all(&k->go);
+	if (k->t)
+		kthread_stop_put(k->t);
+	k->t = NULL;
+}
 
 static void mt_test_kthread_park(void)
 {
@@ -282,6 +303,19 @@ static void mt_test_kthread_park(void)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+}
+
+/* Whether @t went to sleep (and off its CPU) in time. */
+static bool mt_test_inactive(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		if (wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
+			return true;
+		usleep_range(1000, 2000);
+	}
+	return false;
 }
 
 /* Allowed on a and b, it sleeps on a until woken from b. */
@@ -305,7 +339,8 @@ static int mt_test_migrate_enable_fn(void *data)
 	migrate_disable();
 	complete(&k->ready);
 	/* Until the test has moved it to b (and waits for the move). */
-	while (!cpumask_equal(&current->cpus_mask, cpumask_of(k->b)))
+	while (!cpumask_equal(&current->cpus_mask, cpumask_of(k->b)) &&
+	       !READ_ONCE(k->stop))
 		usleep_range(1000, 2000);
 	migrate_enable();
 	/* Without preemption: the stopper moves it while it is queued. */
@@ -335,18 +370,18 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 	cpumask_set_cpu(*a, &k->both);
 	cpumask_set_cpu(*b, &k->both);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(*b)), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_kthread_end, k), 0);
 	t = kthread_create(fn, k, "mt_test_kthread");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	get_task_struct(t);
+	k->t = get_task_struct(t);
 	s->pid = t->pid;
 	set_cpus_allowed_ptr(t, cpumask_of(*a));
 	wake_up_process(t);
-	wait_for_completion(&k->ready);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&k->ready, MT_TEST_WAIT), 0UL);
 	mt_test_reset(test);
 	if (fn == mt_test_current_cpu_fn) {
 		/* Asleep on a, woken from b. */
-		while (!wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
-			usleep_range(1000, 2000);
+		KUNIT_ASSERT_TRUE(test, mt_test_inactive(t));
 		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 		complete_on_current_cpu(&k->go);
 	} else {
@@ -354,10 +389,9 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 		set_cpus_allowed_ptr(t, cpumask_of(*b));
 	}
-	wait_for_completion(&k->done);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&k->done, MT_TEST_WAIT), 0UL);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
-	kthread_stop(t);
-	put_task_struct(t);
+	kunit_release_action(test, mt_test_kthread_end, k);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
 	mt_test_reset(test);
@@ -373,8 +407,25 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 struct mt_test_rt {
 	struct completion ready, go;
 	struct cpumask both;
+	struct task_struct *t[3];
 	bool stop_d, stop;
 };
+
+/* As mt_test_kthread_end(), for the three threads. */
+static void mt_test_rt_end(void *data)
+{
+	struct mt_test_rt *k = data;
+	int i;
+
+	WRITE_ONCE(k->stop_d, true);
+	WRITE_ONCE(k->stop, true);
+	complete_all(&k->go);
+	for (i = 0; i < ARRAY_SIZE(k->t); i++) {
+		if (k->t[i])
+			kthread_stop_put(k->t[i]);
+		k->t[i] = NULL;
+	}
+}
 
 static int mt_test_rt_m(void *data)
 {
@@ -420,15 +471,15 @@ static int mt_test_rt_d(void *data)
 }
 
 static struct task_struct *mt_test_rt_start(struct kunit *test, int (*fn)(void *),
-					    struct mt_test_rt *k, int cpu)
+					    struct mt_test_rt *k, int i, int cpu)
 {
 	struct task_struct *t = kthread_create(fn, k, "mt_test_rt");
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	get_task_struct(t);
+	k->t[i] = get_task_struct(t);
 	set_cpus_allowed_ptr(t, cpumask_of(cpu));
 	wake_up_process(t);
-	wait_for_completion(&k->ready);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&k->ready, MT_TEST_WAIT), 0UL);
 	return t;
 }
 
@@ -452,12 +503,12 @@ static void mt_test_push_cpu_stop(struct kunit *test)
 	cpumask_clear(&k->both);
 	cpumask_set_cpu(a, &k->both);
 	cpumask_set_cpu(b, &k->both);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_rt_end, k), 0);
 	/* c sleeps on a; d runs on b; m runs on a, unable to migrate. */
-	c = mt_test_rt_start(test, mt_test_rt_c, k, a);
-	while (!wait_task_inactive(c, TASK_UNINTERRUPTIBLE))
-		usleep_range(1000, 2000);
-	d = mt_test_rt_start(test, mt_test_rt_d, k, b);
-	m = mt_test_rt_start(test, mt_test_rt_m, k, a);
+	c = mt_test_rt_start(test, mt_test_rt_c, k, 1, a);
+	KUNIT_ASSERT_TRUE(test, mt_test_inactive(c));
+	d = mt_test_rt_start(test, mt_test_rt_d, k, 2, b);
+	m = mt_test_rt_start(test, mt_test_rt_m, k, 0, a);
 	s->pid = c->pid;
 	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
@@ -469,13 +520,8 @@ static void mt_test_push_cpu_stop(struct kunit *test)
 	for (i = 0; i < 1000 && task_cpu(c) != b; i++)
 		usleep_range(1000, 2000);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
-	WRITE_ONCE(k->stop, true);
-	kthread_stop(m);
-	kthread_stop(c);
-	kthread_stop(d);
-	put_task_struct(m);
-	put_task_struct(c);
-	put_task_struct(d);
+	/* m first: then c and d. */
+	kunit_release_action(test, mt_test_rt_end, k);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
 	mt_test_reset(test);
@@ -518,15 +564,16 @@ static struct kunit_case mt_reasons_test_cases[] = {
 	KUNIT_CASE(mt_test_reason_table),
 	KUNIT_CASE(mt_test_wakeup_reasons),
 	KUNIT_CASE(mt_test_move_reasons),
-	KUNIT_CASE(mt_test_wake_current_cpu),
-	KUNIT_CASE(mt_test_migrate_enable),
-	KUNIT_CASE(mt_test_push_cpu_stop),
+	KUNIT_CASE_SLOW(mt_test_wake_current_cpu),
+	KUNIT_CASE_SLOW(mt_test_migrate_enable),
+	KUNIT_CASE_SLOW(mt_test_push_cpu_stop),
 	{}
 };
 
 static struct kunit_suite mt_reasons_test_suite = {
 	.name = "migrate_trace_lite_reasons",
 	.test_cases = mt_reasons_test_cases,
+	.init = mt_test_init,
 };
 
 kunit_test_init_section_suite(mt_reasons_test_suite);

@@ -558,6 +558,7 @@ static struct kunit_case mt_test_cases[] = {
 static struct kunit_suite mt_test_suite = {
 	.name = "migrate_trace_lite",
 	.test_cases = mt_test_cases,
+	.init = mt_test_init,
 };
 
 kunit_test_init_section_suite(mt_test_suite);

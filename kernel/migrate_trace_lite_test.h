@@ -30,6 +30,39 @@ static inline void mt_test_reset(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
 }
 
+/* The tunables a test may change, as they were before it. */
+static struct {
+	unsigned long buf_size_kb;
+	bool overwrite;
+} mt_test_saved;
+
+/*
+ * After every test, passed or failed, last of its cleanups: no trace or
+ * stat left running or allocated, the tunables as they were.  A failed
+ * assertion ends a test anywhere; the next test, the boot and user space
+ * find the facilities as if no test had run.
+ */
+static inline void mt_test_cleanup(void *unused)
+{
+	mt_trace_enable(0, 0);
+	mutex_lock(&mt_mutex);
+	mt_reset_locked();
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+	ms_reset_locked();
+#endif
+	mutex_unlock(&mt_mutex);
+	WRITE_ONCE(mt_overwrite, mt_test_saved.overwrite);
+	WRITE_ONCE(mt_buf_size_kb, mt_test_saved.buf_size_kb);
+}
+
+/* The suites' .init: registered first, the cleanup runs after the test's own. */
+static inline int mt_test_init(struct kunit *test)
+{
+	mt_test_saved.overwrite = READ_ONCE(mt_overwrite);
+	mt_test_saved.buf_size_kb = READ_ONCE(mt_buf_size_kb);
+	return kunit_add_action_or_reset(test, mt_test_cleanup, NULL);
+}
+
 /*
  * A task known nowhere else, named @comm, with a pid alloc_pid() never
  * hands out.  The hooks read only its pid, name, flags, exit_state and
