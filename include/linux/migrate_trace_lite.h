@@ -266,27 +266,47 @@ static inline void mt_set_task_comm(struct task_struct *p)
 #else /* !CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
 /*
- * Macros, not empty inline functions: even an empty call shifts GCC's
- * heuristics (inlining, register choice), and without the hooks the
- * scheduler must compile to the same code as without the series.  The
- * arguments are not evaluated (sizeof): a reason may read scheduler
- * state with READ_ONCE(), which the compiler could not drop.
+ * Macros that call an empty function under if (0): the arguments are
+ * type-checked as the hooks' are, but not evaluated, so a reason that
+ * reads scheduler state with READ_ONCE() leaves no load behind, and
+ * without the hooks the scheduler compiles to the same code as without
+ * the series (the build matrix compares the objects).
  */
+struct migration_arg;
+
+static inline void mt_off_task(struct task_struct *p, unsigned int cpu,
+			       unsigned int why)
+{
+}
+
+static inline void mt_off_lb(struct task_struct *p, unsigned int cpu,
+			     unsigned int cause, unsigned int idle,
+			     unsigned int type)
+{
+}
+
+static inline void mt_off_arg(struct migration_arg *arg, unsigned int why)
+{
+}
+
 #define mt_migrate_task(p, new_cpu, why)				\
-	do { (void)sizeof(p); (void)sizeof(new_cpu); (void)sizeof(why); } while (0)
-#define mt_placed(p, new_cpu, why)	((void)sizeof(p), (void)sizeof(why), (new_cpu))
+	do { if (0) mt_off_task(p, new_cpu, why); } while (0)
+#define mt_placed(p, new_cpu, why)					\
+	({ if (0) mt_off_task(p, 0, why); (new_cpu); })
 #define mt_migrate_task_lb(p, new_cpu, cause, idle, type)		\
-	do {								\
-		(void)sizeof(p); (void)sizeof(new_cpu); (void)sizeof(cause); \
-		(void)sizeof(idle); (void)sizeof(type);			\
-	} while (0)
-#define mt_noted(p, cpu, why)	((void)sizeof(p), (void)sizeof(why), (cpu))
-#define mt_note(task, why)	do { (void)sizeof(task); (void)sizeof(why); } while (0)
+	do { if (0) mt_off_lb(p, new_cpu, cause, idle, type); } while (0)
+#define mt_noted(p, cpu, why)						\
+	({ if (0) mt_off_task(p, 0, why); (cpu); })
+#define mt_note(task, why)						\
+	do { if (0) mt_off_task(task, 0, why); } while (0)
 #define mt_arg_set_reason(arg, why)					\
-	do { (void)sizeof(arg); (void)sizeof(why); } while (0)
-#define mt_arg_reason(arg)	((void)sizeof(arg), MT_REASON_NONE)
-#define mt_copy_process(p)	((void)sizeof(p))
-#define mt_set_task_comm(p)	((void)sizeof(p))
+	do { if (0) mt_off_arg(arg, why); } while (0)
+#define mt_arg_reason(arg)						\
+	({ if (0) mt_off_arg(arg, 0); MT_REASON_NONE; })
+#define mt_copy_process(p)						\
+	do { if (0) mt_off_task(p, 0, 0); } while (0)
+#define mt_set_task_comm(p)						\
+	do { if (0) mt_off_task(p, 0, 0); } while (0)
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_HOOKS */
 
