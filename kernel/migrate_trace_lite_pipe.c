@@ -4,7 +4,7 @@
  *
  * One reader at a time consumes the per-CPU rings in time order.  The
  * first reader of a trace gets the header, the start clocks and the task
- * list first.  A record is handed out only once no CPU can still log an
+ * list first.  A record is handed out once no CPU should still log an
  * earlier one.  Each CPU's records are in time order (the ring clamps a
  * clock that steps back), so a CPU whose ring has something left to read
  * logs nothing earlier than that; one whose ring is read to its end may
