@@ -487,7 +487,7 @@ static void mt_test_push_cpu_stop(struct kunit *test)
 {
 	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct mt_test_rt *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
-	struct task_struct *m, *c, *d;
+	struct task_struct *c;
 	int a, b, here, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -507,8 +507,8 @@ static void mt_test_push_cpu_stop(struct kunit *test)
 	/* c sleeps on a; d runs on b; m runs on a, unable to migrate. */
 	c = mt_test_rt_start(test, mt_test_rt_c, k, 1, a);
 	KUNIT_ASSERT_TRUE(test, mt_test_inactive(c));
-	d = mt_test_rt_start(test, mt_test_rt_d, k, 2, b);
-	m = mt_test_rt_start(test, mt_test_rt_m, k, 0, a);
+	mt_test_rt_start(test, mt_test_rt_d, k, 2, b);
+	mt_test_rt_start(test, mt_test_rt_m, k, 0, a);
 	s->pid = c->pid;
 	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
