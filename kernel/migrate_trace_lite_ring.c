@@ -49,7 +49,7 @@ unsigned int mt_nr_chunks;
 static_assert(sizeof(struct mt_rec) == 8);
 static_assert(sizeof(struct mt_rec_migrate) == 16);
 /* A migration's CPUs fit in its u16 fields. */
-static_assert(NR_CPUS <= U16_MAX + 1);
+static_assert(CONFIG_NR_CPUS <= 1 << 16);
 static_assert(sizeof(struct mt_rec_comm) % 8 == 0);
 static_assert(sizeof(struct mt_rec_mark) % 8 == 0);
 static_assert(sizeof(struct mt_rec_time) == 16);

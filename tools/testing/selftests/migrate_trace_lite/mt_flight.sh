@@ -71,7 +71,8 @@ awk -v cut="$MARK_NS" -v off="$OFFSET" '/sched_migrate_task:/ {
 		split($i, kv, "="); v[kv[1]] = kv[2]
 	}
 	if (v["comm"] == "mt_helper" && v["orig_cpu"] != v["dest_cpu"] && t <= cut)
-		print cpu, t, v["pid"], v["orig_cpu"], v["dest_cpu"] }' "$TMPD/ftrace" >"$TMPD/theirs"
+		print cpu, t, v["pid"], v["orig_cpu"], v["dest_cpu"] }' \
+	"$TMPD/ftrace" >"$TMPD/theirs"
 awk -v f="$TMPD/theirs" -v cut="$MARK_NS" "$MT_AWK_HEX"'
 	BEGIN { while ((getline l < f) > 0) { split(l, w, " "); want[w[3]] = 1 } }
 	/^# cause / { cause[$3] = $4; next }
