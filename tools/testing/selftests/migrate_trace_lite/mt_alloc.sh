@@ -24,12 +24,23 @@ mem_free() {
 	     END { print n * 4 }' /proc/zoneinfo
 }
 
+# Give the slab caches' free objects back, and with them what KASAN's
+# quarantine holds of each cache (kmem_cache_shrink() flushes it): on the
+# debug kernel the quarantine grows by megabytes over this test.
+slabs_shrink() {
+	for s in /sys/kernel/slab/*/shrink; do
+		[ -w "$s" ] && echo 1 >"$s" 2>/dev/null
+	done
+	return 0
+}
+
 # Free memory once it holds still: what a reset freed may come back a
 # moment later (vfree()'s lazy purge, KASAN's quarantine), and would hide
 # the next allocation.  Reads every 0.2 s until two differ by less than
 # 64 KiB, 5 s at most.
 mem_free_settled() {
 	local a b i=0
+	slabs_shrink
 	a=$(mem_free)
 	while [ $i -lt 25 ]; do
 		usleep 200000
@@ -47,7 +58,7 @@ mt_reset
 echo 0 >"$MS_DIR/reset"
 check "a reset statistics without history resets again" "$(wr "$MS_DIR/reset" 0)" ok
 echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
-free0=$(mem_free)
+free0=$(mem_free_settled)
 mt_start
 free1=$(mem_free)
 check "a start takes buffer_size_kb per possible CPU" \
@@ -56,12 +67,21 @@ mt_stop
 mt_reset
 free2=$(mem_free_settled)
 check "and the reset gives it back" "$(at_least $((free0 - WANT_KB / 10)) "$free2")" yes
-echo 1 >"$MS_DIR/enable"
-free3=$(mem_free)
-echo 0 >"$MS_DIR/enable"
-echo 0 >"$MS_DIR/reset"
-free4=$(mem_free)
-# At least 3600 rows of 40 counters of 8 bytes.
+# At least 3600 rows of 40 counters of 8 bytes.  Memory freed earlier
+# may come back in a burst while the start allocates (KASAN's quarantine
+# gives back megabytes at once): up to three tries, one must see it all.
+try=0
+while [ $try -lt 3 ]; do
+	[ $try -gt 0 ] && free2=$(mem_free_settled)
+	echo 1 >"$MS_DIR/enable"
+	free3=$(mem_free)
+	echo 0 >"$MS_DIR/enable"
+	echo 0 >"$MS_DIR/reset"
+	free4=$(mem_free)
+	[ $((free2 - free3)) -ge 1125 ] && break
+	ktap_print_msg "try $((try + 1)): the start took $((free2 - free3)) KiB"
+	try=$((try + 1))
+done
 check "the statistics' history is taken by a start, given back by a reset" \
 	"$(at_least 1125 $((free2 - free3))):$(at_least $((free2 - 512)) "$free4")" yes:yes
 
@@ -131,21 +151,30 @@ check_pipe_read() {
 }
 check_stat_read() { [ "$("$HELPER" read "$MS_DIR/stat")" = ok ]; }
 
-fail_each trace_start "$MT_DIR/enable" 1 "ok ENOMEM"
-fail_each stat_start "$MS_DIR/enable" 1 "ok ENOMEM"
-mt_start
-fail_each pipe_read "$MT_DIR/trace_pipe" - "ok EAGAIN ENOMEM"
-mt_stop
-fail_each trace_read "$MT_DIR/trace" - "ok ENOMEM"
-echo 1 >"$MS_DIR/enable"
-fail_each stat_read "$MS_DIR/stat" - "ok ENOMEM"
-echo 0 >"$MS_DIR/enable"
-echo 0 >"$MS_DIR/reset"
+fail_all() {
+	fail_each trace_start "$MT_DIR/enable" 1 "ok ENOMEM"
+	fail_each stat_start "$MS_DIR/enable" 1 "ok ENOMEM"
+	mt_start
+	fail_each pipe_read "$MT_DIR/trace_pipe" - "ok EAGAIN ENOMEM"
+	mt_stop
+	fail_each trace_read "$MT_DIR/trace" - "ok ENOMEM"
+	echo 1 >"$MS_DIR/enable"
+	fail_each stat_read "$MS_DIR/stat" - "ok ENOMEM"
+	echo 0 >"$MS_DIR/enable"
+	echo 0 >"$MS_DIR/reset"
+	mt_reset
+}
+# Twice: the first round's failure paths also grow what the kernel keeps
+# for good (slab caches, KASAN's stack depot: megabytes on the debug
+# kernel, once), so what a round leaks shows in the second.
+fail_all
+free5=$(mem_free_settled)
+fail_all
+free6=$(mem_free_settled)
 ktap_print_msg "$tried calls with one allocation failing, $enomem failed with ENOMEM"
 check "every call either works or fails with ENOMEM, leaving a good state" "$bad" 0
-check "some calls did fail" "$([ "$enomem" -ge 5 ] && echo yes)" yes
-mt_reset
-check "afterwards nothing is kept" "$(at_least $((free0 - WANT_KB / 10)) "$(mem_free)")" yes
+check "some calls did fail" "$([ "$enomem" -ge 10 ] && echo yes)" yes
+check "afterwards nothing is kept" "$(at_least $((free5 - WANT_KB / 10)) "$free6")" yes
 check "a retry after the failures works" "$(wr "$MT_DIR/enable" 1):$(mt_state)" ok:1
 mt_reset
 
