@@ -63,8 +63,10 @@ cp "$build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/guest
 # other mt_* functions (the maple tree's) are not ours.
 perl -ne 'print "$1\n" if /^(?!#)[A-Za-z_][^;=(]*?\b([a-z_][a-z0-9_]*)\(/ && !/;\s*$/' \
 	"$top"/kernel/migrate_trace_lite*.c | sort -u >"$root/guest/our-functions"
-for c in "$st"/*.c; do
-	# shellcheck disable=SC2086
-	gcc $cflags -o "$root/guest/$(basename "$c" .c)" "$c"
-done
+# The selftests' programs, as their Makefile builds them: mt_helper with
+# its workloads (mt_load.c), mt_place.
+# shellcheck disable=SC2086
+gcc $cflags -o "$root/guest/mt_helper" "$st/mt_helper.c" "$st/mt_load.c"
+# shellcheck disable=SC2086
+gcc $cflags -o "$root/guest/mt_place" "$st/mt_place.c"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$output"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What mt_helper and mt_place share: dying with the errno, pinning to CPUs,
- * writing a mark, waiting for a task to sleep or to be on a CPU, and
- * giving a task SCHED_FIFO or SCHED_DEADLINE.
+ * writing a mark, waiting for a task to sleep or to be on a CPU, giving a
+ * task SCHED_FIFO or SCHED_DEADLINE, the clock, and main()'s dispatch.
  */
 #ifndef MT_HELPER_H
 #define MT_HELPER_H
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MARK_FILE "/sys/kernel/debug/migration_trace/mark"
@@ -192,6 +193,44 @@ static inline void set_dl(pid_t pid, long runtime_us, long deadline_us, long per
 
 	if (syscall(SYS_sched_setattr, pid, &a, 0))
 		die("sched_setattr (deadline)");
+}
+
+static inline unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/* A command of a helper program: its name, its arguments, what runs it. */
+struct mt_cmd {
+	const char *name, *args;
+	int (*fn)(int argc, char **argv);
+};
+
+/*
+ * A helper's main(): run the command argv[1] names with the arguments
+ * after it; a command that returns 2 was misused, and the usage follows.
+ */
+static inline int mt_main(const struct mt_cmd *cmds, size_t n, int argc,
+			  char **argv)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; argc > 1 && i < n; i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		if (cmds[i].fn(argc - 2, argv + 2) != 2)
+			return 0;
+		break;
+	}
+	fprintf(stderr, "usage: %s COMMAND ARGS...\n",
+		program_invocation_short_name);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "  %s %s\n", cmds[i].name, cmds[i].args);
+	return 2;
 }
 
 #endif /* MT_HELPER_H */

@@ -768,10 +768,7 @@ static int cmd_balance_util(int argc, char **argv)
 	return 0;
 }
 
-static const struct {
-	const char *name, *args;
-	int (*fn)(int argc, char **argv);
-} cmds[] = {
+static const struct mt_cmd cmds[] = {
 	{ "wakeup", "FORK PREV MASK WAKER SPINNERS KICK ROUNDS MARK", cmd_wakeup },
 	{ "place-wake", "affine|rt|dl BEGIN END", cmd_place_wake },
 	{ "place-fork", "BEGIN END", cmd_place_fork },
@@ -783,18 +780,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; argc > 1 && i < ARRAY_SIZE(cmds); i++) {
-		if (strcmp(argv[1], cmds[i].name))
-			continue;
-		if (cmds[i].fn(argc - 2, argv + 2) != 2)
-			return 0;
-		break;
-	}
-	fprintf(stderr, "usage: mt_place COMMAND ARGS...\n");
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(stderr, "  %s %s\n", cmds[i].name, cmds[i].args);
-	return 2;
+	return mt_main(cmds, ARRAY_SIZE(cmds), argc, argv);
 }
