@@ -52,7 +52,7 @@ for my $r (@names) {
 		ok($runs{$kind}{$what} && -f "$st/$what.sh" && slurp("$st/$what.sh") =~ /\b\Q$r\E\b/,
 		   "$r: $what runs on the $kind guest and names it");
 	} elsif ($kind eq 'kunit' || $kind eq 'none') {
-		ok($kunit =~ /KUNIT_CASE\(\Q$what\E\)/, "$r: KUnit case $what");
+		ok($kunit =~ /KUNIT_CASE(?:_SLOW)?\(\Q$what\E\)/, "$r: KUnit case $what");
 	} else {
 		fail("$r: where is '$w'?");
 	}
