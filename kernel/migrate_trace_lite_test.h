@@ -38,21 +38,24 @@ static struct {
 
 /*
  * After every test, passed or failed, last of its cleanups: no trace or
- * stat left running or allocated, the tunables as they were.  A failed
+ * stat left running or allocated, the tunables as they were (a cleanup
+ * that cannot do so fails the test).  A failed
  * assertion ends a test anywhere; the next test, the boot and user space
  * find the facilities as if no test had run.
  */
-static inline void mt_test_cleanup(void *unused)
+static inline void mt_test_cleanup(void *data)
 {
-	mt_trace_enable(0, 0);
+	struct kunit *test = data;
+
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	mutex_lock(&mt_mutex);
-	mt_reset_locked();
+	KUNIT_EXPECT_EQ(test, mt_reset_locked(), 0);
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
-	ms_reset_locked();
+	KUNIT_EXPECT_EQ(test, ms_reset_locked(), 0);
 #endif
-	mutex_unlock(&mt_mutex);
 	WRITE_ONCE(mt_overwrite, mt_test_saved.overwrite);
 	WRITE_ONCE(mt_buf_size_kb, mt_test_saved.buf_size_kb);
+	mutex_unlock(&mt_mutex);
 }
 
 /* The suites' .init: registered first, the cleanup runs after the test's own. */
@@ -60,7 +63,7 @@ static inline int mt_test_init(struct kunit *test)
 {
 	mt_test_saved.overwrite = READ_ONCE(mt_overwrite);
 	mt_test_saved.buf_size_kb = READ_ONCE(mt_buf_size_kb);
-	return kunit_add_action_or_reset(test, mt_test_cleanup, NULL);
+	return kunit_add_action_or_reset(test, mt_test_cleanup, test);
 }
 
 /*
