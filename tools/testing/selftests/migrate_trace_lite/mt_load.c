@@ -74,6 +74,19 @@ int cmd_affinity(int argc, char **argv)
 	return 0;
 }
 
+/* Two pipes, one each way, and a child: its pid, 0 in the child. */
+static pid_t fork_with_pipes(int there[2], int back[2])
+{
+	pid_t child;
+
+	if (pipe(there) || pipe(back))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	return child;
+}
+
 /* Two unpinned processes bouncing a byte N times: wakeup-heavy. */
 static void pingpong(int n)
 {
@@ -81,11 +94,7 @@ static void pingpong(int n)
 	pid_t child;
 	char byte = 0;
 
-	if (pipe(ab) || pipe(ba))
-		die("pipe");
-	child = fork();
-	if (child < 0)
-		die("fork");
+	child = fork_with_pipes(ab, ba);
 	if (child == 0) {
 		for (i = 0; i < n; i++)
 			if (read(ab[0], &byte, 1) != 1 ||
@@ -381,11 +390,7 @@ static pid_t affinity_sleep_marked(int n, int a, int b, unsigned long begin,
 	pid_t child;
 	char byte = 0;
 
-	if (pipe(go) || pipe(back))
-		die("pipe");
-	child = fork();
-	if (child < 0)
-		die("fork");
+	child = fork_with_pipes(go, back);
 	if (child == 0) {
 		pin(0, a);
 		for (;;) {
