@@ -84,6 +84,51 @@ static void mt_test_see_moves(int cpu, const struct mt_rec *rec, u64 ts, void *a
 	s->n++;
 }
 
+/* The first moves of @s as "cause reason from>to", for a failure's message. */
+static const char *mt_test_moves_str(struct kunit *test, const struct mt_test_moves *s)
+{
+	char *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	unsigned int i, len = 0;
+
+	if (!buf)
+		return "";
+	for (i = 0; i < min(s->n, 4U); i++) {
+		u8 r = s->m[i].reason;
+
+		len += scnprintf(buf + len, 256 - len, "%s %s %u>%u; ",
+				 mt_cause_names[s->m[i].cause],
+				 r < MT_REASON_END && mt_reason_names[r] ?
+				 mt_reason_names[r] : "-",
+				 s->m[i].from, s->m[i].to);
+	}
+	if (s->n > 4)
+		scnprintf(buf + len, 256 - len, "(%u more)", s->n - 4);
+	return buf;
+}
+
+/*
+ * Whether the moves of @s are whole: the first leaves @from, each other
+ * leaves the CPU the one before it reached, and the last reaches @to
+ * (unless negative: the task may still be on its way).  A test's own
+ * move is the first; the scheduler may move its thread again before the
+ * trace stops (a balance pulling it while it waits for its CPU), and
+ * those moves must be there too.
+ */
+static void mt_test_expect_chain(struct kunit *test, const struct mt_test_moves *s,
+				 int from, int to)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_GT(test, s->n, 0U);
+	KUNIT_ASSERT_LE(test, s->n, ARRAY_SIZE(s->m));
+	for (i = 0; i < s->n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].from, i ? s->m[i - 1].to : from,
+				    "moves: %s", mt_test_moves_str(test, s));
+	if (to >= 0)
+		KUNIT_EXPECT_EQ_MSG(test, s->m[s->n - 1].to, to,
+				    "moves: %s", mt_test_moves_str(test, s));
+}
+
 /* Three distinct possible CPUs: this one, and two others (irqs off). */
 static void mt_test_three_cpus(int *this, int *b, int *c)
 {
@@ -305,17 +350,17 @@ static void mt_test_kthread_park(void)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Whether @t went to sleep (and off its CPU) in time. */
-static bool mt_test_inactive(struct task_struct *t)
+/* Whether @t went to sleep in @state (and off its CPU) in time. */
+static bool mt_test_inactive(struct task_struct *t, unsigned int state)
 {
-	int i;
+	unsigned long end = jiffies + MT_TEST_WAIT;
 
-	for (i = 0; i < 10000; i++) {
-		if (wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
-			return true;
+	while (!wait_task_inactive(t, state)) {
+		if (time_after(jiffies, end))
+			return false;
 		usleep_range(1000, 2000);
 	}
-	return false;
+	return true;
 }
 
 /* Allowed on a and b, it sleeps on a until woken from b. */
@@ -350,9 +395,12 @@ static int mt_test_migrate_enable_fn(void *data)
 	return 0;
 }
 
-/* The moves of @k's thread made by @fn, as the trace has them. */
+/*
+ * The moves of @k's thread made by @fn, as the trace has them, and the
+ * CPU it sleeps on at the end (the trace stopped once it was asleep).
+ */
 static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
-				struct mt_test_moves *s, int *a, int *b)
+				struct mt_test_moves *s, int *a, int *b, int *end)
 {
 	struct mt_test_kthread *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
 	struct task_struct *t;
@@ -381,7 +429,7 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 	mt_test_reset(test);
 	if (fn == mt_test_current_cpu_fn) {
 		/* Asleep on a, woken from b. */
-		KUNIT_ASSERT_TRUE(test, mt_test_inactive(t));
+		KUNIT_ASSERT_TRUE(test, mt_test_inactive(t, TASK_UNINTERRUPTIBLE));
 		KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 		complete_on_current_cpu(&k->go);
 	} else {
@@ -390,6 +438,8 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 		set_cpus_allowed_ptr(t, cpumask_of(*b));
 	}
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&k->done, MT_TEST_WAIT), 0UL);
+	KUNIT_EXPECT_TRUE(test, mt_test_inactive(t, TASK_INTERRUPTIBLE));
+	*end = task_cpu(t);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	kunit_release_action(test, mt_test_kthread_end, k);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
@@ -483,21 +533,31 @@ static struct task_struct *mt_test_rt_start(struct kunit *test, int (*fn)(void *
 	return t;
 }
 
-static void mt_test_push_cpu_stop(struct kunit *test)
+/* Whether @t gets to @cpu (and runs there, if @running) in time. */
+static bool mt_test_reaches(struct task_struct *t, int cpu, bool running)
 {
-	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long end = jiffies + MT_TEST_WAIT;
+
+	while (task_cpu(t) != cpu || (running && !READ_ONCE(t->on_cpu))) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(1000, 2000);
+	}
+	return true;
+}
+
+/*
+ * One round of the scene above: c's moves, from its wakeup on a until it
+ * is on b.  Whether it got there in time.
+ */
+static bool mt_test_push_round(struct kunit *test, struct mt_test_moves *s,
+			       int a, int b)
+{
 	struct mt_test_rt *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
 	struct task_struct *c;
-	int a, b, here, i;
+	bool reached;
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_NOT_NULL(test, k);
-	if (num_online_cpus() < 3)
-		kunit_skip(test, "needs 3 online CPUs");
-	a = cpumask_first(cpu_online_mask);
-	b = cpumask_next(a, cpu_online_mask);
-	here = cpumask_next(b, cpu_online_mask);
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(here)), 0);
 	init_completion(&k->ready);
 	init_completion(&k->go);
 	cpumask_clear(&k->both);
@@ -506,57 +566,120 @@ static void mt_test_push_cpu_stop(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_rt_end, k), 0);
 	/* c sleeps on a; d runs on b; m runs on a, unable to migrate. */
 	c = mt_test_rt_start(test, mt_test_rt_c, k, 1, a);
-	KUNIT_ASSERT_TRUE(test, mt_test_inactive(c));
+	KUNIT_ASSERT_TRUE(test, mt_test_inactive(c, TASK_UNINTERRUPTIBLE));
 	mt_test_rt_start(test, mt_test_rt_d, k, 2, b);
 	mt_test_rt_start(test, mt_test_rt_m, k, 0, a);
+	memset(s, 0, sizeof(*s));
 	s->pid = c->pid;
 	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 	complete(&k->go);
 	/* c runs on a, m waits there, before d goes to sleep. */
-	for (i = 0; i < 1000 && !(READ_ONCE(c->on_cpu) && task_cpu(c) == a); i++)
-		usleep_range(1000, 2000);
+	KUNIT_EXPECT_TRUE(test, mt_test_reaches(c, a, true));
 	WRITE_ONCE(k->stop_d, true);
-	for (i = 0; i < 1000 && task_cpu(c) != b; i++)
-		usleep_range(1000, 2000);
+	reached = mt_test_reaches(c, b, false);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	/* m first: then c and d. */
 	kunit_release_action(test, mt_test_rt_end, k);
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, s->n, 1);
-	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_PUSH_CPU_STOP);
-	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "rt");
-	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
-	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
+	return reached;
+}
+
+/*
+ * Whether a round's moves of c hold the stopper's push.  They must be
+ * whole and each the RT class's: the pulls and pushes with no reason,
+ * the stopper's push a's running task pushed to b, for its class.
+ */
+static bool mt_test_push_seen(struct kunit *test, const struct mt_test_moves *s,
+			      int a, int b)
+{
+	bool pushed = false;
+	unsigned int i;
+
+	mt_test_expect_chain(test, s, a, -1);
+	for (i = 0; i < s->n; i++) {
+		if (s->m[i].cause != MT_CAUSE_PUSH_CPU_STOP) {
+			KUNIT_EXPECT_TRUE_MSG(test, s->m[i].cause == MT_CAUSE_PULL_RT_TASK ||
+					      s->m[i].cause == MT_CAUSE_PUSH_RT_TASK,
+					      "moves: %s", mt_test_moves_str(test, s));
+			KUNIT_EXPECT_EQ(test, s->m[i].reason, MT_REASON_NONE);
+			continue;
+		}
+		KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[i].reason], "rt");
+		KUNIT_EXPECT_EQ(test, s->m[i].from, a);
+		KUNIT_EXPECT_EQ(test, s->m[i].to, b);
+		pushed = true;
+	}
+	return pushed;
+}
+
+/*
+ * Mostly a round holds the one push.  But the pull races with the
+ * stopper it queued: b pulls again while it looks for its next task,
+ * and once a's stopper has preempted c, that pull takes c itself (and
+ * a, its stopper done, may pull c back; if nothing pulls again, c stays
+ * on a).  The trace has those moves too; a round without the push, or
+ * in which c did not get to b, is run again.
+ */
+static void mt_test_push_cpu_stop(struct kunit *test)
+{
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int a, b, here, round;
+	bool reached, pushed;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (num_online_cpus() < 3)
+		kunit_skip(test, "needs 3 online CPUs");
+	a = cpumask_first(cpu_online_mask);
+	b = cpumask_next(a, cpu_online_mask);
+	here = cpumask_next(b, cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(here)), 0);
+	for (round = 0; round < 3; round++) {
+		reached = mt_test_push_round(test, s, a, b);
+		/* Once on b, c has moves to show: none would be a loss. */
+		pushed = (reached || s->n) && mt_test_push_seen(test, s, a, b);
+		if ((reached && pushed) || test->status == KUNIT_FAILURE)
+			break;
+		kunit_info(test, "round %d%s, again: %s", round,
+			   reached ? "" : " (c stayed on a)", mt_test_moves_str(test, s));
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_EXPECT_LT_MSG(test, round, 3, "no push in 3 rounds; the last: %s",
+			    mt_test_moves_str(test, s));
 }
 
 static void mt_test_wake_current_cpu(struct kunit *test)
 {
 	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	int a, b;
+	unsigned int i;
+	int a, b, end;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	mt_test_kthread_run(test, mt_test_current_cpu_fn, s, &a, &b);
-	KUNIT_ASSERT_EQ(test, s->n, 1);
+	mt_test_kthread_run(test, mt_test_current_cpu_fn, s, &a, &b, &end);
+	mt_test_expect_chain(test, s, a, end);
+	/* Pulled by a balance while it waited on b for the CPU. */
+	for (i = 1; i < s->n; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, s->m[i].cause == MT_CAUSE_DETACH_TASKS ||
+				      s->m[i].cause == MT_CAUSE_DETACH_ONE_TASK,
+				      "moves: %s", mt_test_moves_str(test, s));
 	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_TRY_TO_WAKE_UP);
 	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "wake_current_cpu");
-	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
 	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
 }
 
 static void mt_test_migrate_enable(struct kunit *test)
 {
 	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	int a, b;
+	int a, b, end;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	mt_test_kthread_run(test, mt_test_migrate_enable_fn, s, &a, &b);
-	KUNIT_ASSERT_EQ(test, s->n, 1);
+	mt_test_kthread_run(test, mt_test_migrate_enable_fn, s, &a, &b, &end);
+	/* Allowed on b alone, it has nowhere else to go. */
+	KUNIT_ASSERT_EQ_MSG(test, s->n, 1, "moves: %s", mt_test_moves_str(test, s));
+	mt_test_expect_chain(test, s, a, end);
 	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_MIGRATION_CPU_STOP);
 	KUNIT_EXPECT_STREQ(test, mt_reason_names[s->m[0].reason], "migrate_enable");
-	KUNIT_EXPECT_EQ(test, s->m[0].from, a);
 	KUNIT_EXPECT_EQ(test, s->m[0].to, b);
 }
 
