@@ -4,9 +4,26 @@
 export MT_KEEP=$1
 cd /guest || exit 1
 
+# The KTAP lines of the boot's log.  The lines that explain a failed
+# assertion follow it unmarked, in the same printk record (so with its
+# time stamp): they become diagnostics too.
 kunit_tap() {
-	dmesg | sed 's/^\[[^]]*\] //' | awk '/^KTAP version/ { on = 1 } on' |
-		grep -E '^ *(KTAP|TAP|ok|not ok|1\.\.|#)' >"$MT_KEEP/kunit.tap"
+	dmesg | awk '
+		{
+			ts = ""
+			if (match($0, /^\[[^]]*\] /)) {
+				ts = substr($0, 1, RLENGTH)
+				$0 = substr($0, RLENGTH + 1)
+			}
+		}
+		/^KTAP version/ { on = 1 }
+		!on { next }
+		/^ *(KTAP|TAP|ok|not ok|1\.\.|#)/ {
+			print
+			failed = /(ASSERTION|EXPECTATION) FAILED/ ? ts : ""
+			next
+		}
+		failed != "" && ts == failed && NF { sub(/^ */, "&# "); print }' >"$MT_KEEP/kunit.tap"
 }
 
 run_tests() {
