@@ -15,6 +15,7 @@
 #include <string.h>
 #include <grp.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -235,21 +236,41 @@ static int cmd_marks(int argc, char **argv)
 
 /*
  * One write(2) of DATA to FILE every MS milliseconds, N times, on an
- * absolute schedule; prints how many writes failed.
+ * absolute schedule; prints how many writes failed.  With PHASE_US (0 to
+ * MS ms), the schedule starts PHASE_US microseconds after the next
+ * multiple of MS on CLOCK_MONOTONIC, with the least timer slack: the
+ * kernel's ticks fall on multiples of the tick period of that clock, so
+ * the writes keep a known place between two ticks.
  */
 static int cmd_every(int argc, char **argv)
 {
 	struct timespec next;
 	int ms, n, i, fd, failed = 0;
+	long long period, phase = 0;
 
-	if (argc != 4)
+	if (argc != 4 && argc != 5)
 		return 2;
 	ms = atoi(argv[0]);
 	n = atoi(argv[1]);
+	period = ms * 1000000LL;
+	if (argc == 5)
+		phase = atoll(argv[4]) * 1000;
+	if (ms <= 0 || phase < 0 || phase >= period)
+		return 2;
 	fd = open(argv[2], O_WRONLY);
 	if (fd < 0)
 		die(argv[2]);
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (argc == 5) {
+		long long t = next.tv_sec * 1000000000LL + next.tv_nsec;
+
+		if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
+			die("PR_SET_TIMERSLACK");
+		t = (t / period + 1) * period + phase;
+		next.tv_sec = t / 1000000000LL;
+		next.tv_nsec = t % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
 	for (i = 0; i < n; i++) {
 		if (write(fd, argv[3], strlen(argv[3])) < 0)
 			failed++;
@@ -457,7 +478,7 @@ static const struct mt_cmd cmds[] = {
 	{ "deadline", "N MS", cmd_deadline },
 	{ "comm", "NAME", cmd_comm },
 	{ "marks", "N CPU", cmd_marks },
-	{ "every", "MS N FILE DATA", cmd_every },
+	{ "every", "MS N FILE DATA [PHASE_US]", cmd_every },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
 	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
 	{ "bench-pingpong", "N", cmd_bench_pingpong },
