@@ -7,7 +7,20 @@
 # reader, with a reader of our trace_pipe, and with a reader of ftrace's
 # trace_pipe fed by trace_marker writes from CPU 0.  Ours may add no more
 # than ftrace's adds.  Both readers run on CPU 0 beside the writer, as a
-# user who wants to leave the others alone would run them.
+# user who wants to leave the others alone would run them.  The ipi
+# tracepoints also say who sent what: our reader may send no cross-CPU
+# call itself.
+#
+# The writes start 100 us after a multiple of 10 ms (the kernel's ticks
+# fall on multiples of the tick period: at HZ=250, the writes come 0.1
+# and 2.1 ms after a tick, in turn).  When a write and its reader are
+# still busy at a tick that follows a tickless idle, the scheduler kicks
+# an idle CPU to balance (nohz_balancer_kick(), a CAL), up to one kick a
+# write.  A schedule free of the tick would decide by its phase alone
+# whether a run sees some 400 kicks or none, whichever reader it has.
+# The ipi events see what the reader sends from its own context; work it
+# would hand to a kworker or a timer, or a wakeup of a CPU that polls in
+# idle, they do not: the counts of /proc/interrupts do.
 
 . "$(dirname "$0")/mt_lib.sh"
 
@@ -15,11 +28,26 @@ ktap_print_header
 mt_require
 NCPU=$(nproc)
 if [ "$NCPU" -lt 2 ] || [ ! -w /proc/sys/kernel/sched_schedstats ] ||
-   [ ! -w "$TRACING/trace_marker" ]; then
-	ktap_skip_all "needs 2 CPUs, CONFIG_SCHEDSTATS and ftrace's trace_marker"
+   [ ! -w "$TRACING/trace_marker" ] ||
+   [ ! -d "$TRACING/events/ipi/ipi_send_cpu" ] ||
+   [ ! -d "$TRACING/events/ipi/ipi_send_cpumask" ]; then
+	ktap_skip_all "needs 2 CPUs, CONFIG_SCHEDSTATS, ftrace's trace_marker" \
+		"and the ipi tracepoints"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 5
+ktap_set_plan 6
+# The ipi events of all three runs, in an instance of their own, in
+# the default line format that sent_away() reads (an instance starts
+# with the top level's options).
+IPI=$TRACING/instances/mt_idle
+rmdir "$IPI" 2>/dev/null
+mkdir "$IPI" || ktap_exit_fail_msg "cannot create the ftrace instance $IPI"
+trap 'echo 0 >"$IPI/events/ipi/enable" 2>/dev/null; rmdir "$IPI"; rm -rf "$TMPD"' EXIT
+trap 'exit 1' INT TERM HUP
+for o in irq-info context-info; do echo 1 >"$IPI/options/$o" 2>/dev/null; done
+for o in record-tgid latency-format raw hex bin; do
+	echo 0 >"$IPI/options/$o" 2>/dev/null
+done
 SECONDS_EACH=${MT_IDLE_SECONDS:-10}
 N=$((SECONDS_EACH * 100))
 
@@ -36,8 +64,29 @@ disturbance() {
 		/proc/interrupts /proc/schedstat
 }
 
+# sent_away PID: how many IPIs task PID sent, in its own context (not in
+# an interrupt taken while it ran), to a CPU other than its own.  A
+# cpumask is printed as a hex bitmap ("00000000,0000000e").
+sent_away() {
+	awk -v pid="$1" '
+		$1 ~ ("-" pid "$") && substr($3, 3, 1) == "." &&
+		($5 == "ipi_send_cpu:" || $5 == "ipi_send_cpumask:") {
+			cpu = $2; gsub(/[^0-9]/, "", cpu); cpu += 0
+			to = $6; sub(/^[a-z]*=/, "", to)
+			if ($5 == "ipi_send_cpu:") {
+				if (to + 0 != cpu) n++
+				next
+			}
+			for (bit = 1; cpu-- > 0; ) bit *= 2
+			gsub(/,/, "", to); sub(/^0+/, "", to)
+			if (to != sprintf("%x", bit)) n++
+		}
+		END { print n + 0 }' "$IPI/trace"
+}
+
 # phase NAME FILE DATA [PIPE]: the writer on CPU 0 for SECONDS_EACH s, a
-# reader of PIPE on CPU 0 if given; prints "IPIS WAKEUPS" on the idle CPUs.
+# reader of PIPE on CPU 0 if given; prints "IPIS WAKEUPS SENT" on the
+# idle CPUs, SENT being the IPIs the reader sent itself.
 phase() {
 	reader=
 	if [ -n "${4:-}" ]; then
@@ -46,14 +95,22 @@ phase() {
 		sleep 1
 	fi
 	name=$1
+	echo >"$IPI/trace"
+	echo 1 >"$IPI/events/ipi/enable"
+	[ "$(cat "$IPI/events/ipi/ipi_send_cpu/enable")" = 1 ] ||
+		ktap_exit_fail_msg "the ipi events of $IPI are not enabled"
 	before=$(disturbance)
-	failed=$(taskset -c 0 "$HELPER" every 10 "$N" "$2" "$3")
+	failed=$(taskset -c 0 "$HELPER" every 10 "$N" "$2" "$3" 100)
 	after=$(disturbance)
+	echo 0 >"$IPI/events/ipi/enable"
+	sent=0
+	[ -n "$reader" ] && sent=$(sent_away "$reader")
 	[ -n "$reader" ] && { kill "$reader"; wait "$reader" 2>/dev/null; }
 	set -- $before $after
 	[ "$failed" = 0 ] || ktap_print_msg "$name: $failed writes failed"
-	ktap_print_msg "$name: CAL $(($8 - $3)) RES $(($9 - $4)) LOC $((${10} - $5))" >&2
-	echo $(($6 - $1)) $(($7 - $2))
+	ktap_print_msg "$name: CAL $(($8 - $3)) RES $(($9 - $4))" \
+		"LOC $((${10} - $5)), sent by the reader $sent" >&2
+	echo $(($6 - $1)) $(($7 - $2)) "$sent"
 }
 
 # min A B: the smaller number.
@@ -64,7 +121,7 @@ echo 1 >/proc/sys/kernel/sched_schedstats
 # kworker, a timer, the shell's own forks) only ever adds, so each
 # run's smaller count of the two is the nearer to its own cost.
 base_ipi=999999 base_wake=999999 ours_ipi=999999 ours_wake=999999
-ftrace_ipi=999999 ftrace_wake=999999 logged=0 read_marks=0
+ftrace_ipi=999999 ftrace_wake=999999 logged=0 read_marks=0 ours_sent=0
 for round in 1 2; do
 	mt_reset
 	mt_start
@@ -73,6 +130,7 @@ for round in 1 2; do
 	logged=$(mt_stat_total entries)
 	set -- $(phase "our reader" "$MT_DIR/mark" 0x1d1e "$MT_DIR/trace_pipe")
 	ours_ipi=$(min "$ours_ipi" "$1") ours_wake=$(min "$ours_wake" "$2")
+	ours_sent=$((ours_sent + $3))
 	read_marks=$(grep -c ' 0x00001d1e$' "$TMPD/read")
 	mt_stop
 	mt_reset
@@ -104,6 +162,8 @@ check "our reader wakes idle CPUs no more than ftrace's ($ours_wake vs $ftrace_w
 # A round of cross-CPU calls every 10 ms added some 1,900 here; ftrace's
 # own reader adds up to about one a second per idle CPU (a busy host's
 # timers and the readers' starts).
+check "our reader sent no IPI to another CPU itself ($ours_sent in both runs)" \
+	"$ours_sent" 0
 check "our reader sends no IPI rounds: fewer than 5 IPIs a second per idle CPU" \
 	"$([ "$ours_ipi" -lt $((5 * SECONDS_EACH * (NCPU - 1))) ] && echo yes)" yes
 mt_reset
