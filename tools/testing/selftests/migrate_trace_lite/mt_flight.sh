@@ -89,8 +89,11 @@ for c in $(seq 0 $((NCPU - 1))); do
 	cut -d' ' -f3- "$TMPD/o.$c" >"$TMPD/o.$c.moves"
 	cut -d' ' -f3- "$TMPD/tt.$c" | cmp -s - "$TMPD/o.$c.moves" || {
 		bad=$((bad + 1))
-		cut -d' ' -f3- "$TMPD/tt.$c" | diff - "$TMPD/o.$c.moves" |
-			head -6 | sed "s/^/#   cpu$c ftrace|mt /"
+		cut -d' ' -f3- "$TMPD/tt.$c" | diff - "$TMPD/o.$c.moves" >"$TMPD/diff"
+		head -6 "$TMPD/diff" | sed "s/^/#   cpu$c ftrace|mt /"
+		# The first lines that differ go into the check's message too.
+		echo "cpu$c: $(grep -E '^[-+<>]( |[0-9])' "$TMPD/diff" | head -4 |
+			tr '\n' ' ')" >>"$TMPD/diffs"
 	}
 	# How much earlier than ftrace we stamped each move, in ns.
 	paste -d' ' "$TMPD/o.$c" "$TMPD/tt.$c" | awk '{ print $7 - $2 }' >>"$TMPD/ahead"
@@ -99,7 +102,8 @@ for c in $(seq 0 $((NCPU - 1))); do
 done
 check "ftrace lost nothing" \
 	"$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$TMPD/ftrace.stats")" 0
-check "on every CPU the moves left are the end of ftrace's sequence there" "$bad" 0
+check "on every CPU the moves left are the end of ftrace's sequence there" \
+	"$bad$([ "$bad" = 0 ] || echo "; $(tr '\n' ' ' <"$TMPD/diffs")")" 0
 check "and the flight recorder did drop the oldest on some CPU" \
 	"$([ "$wrapped" -gt 0 ] && [ -s "$TMPD/ours" ] && echo yes)" yes
 # ftrace stamps a move in the same call, microseconds after the hook (a
