@@ -57,7 +57,10 @@ cat /proc/schedstat >"$TMPD/before"
 echo 0x52f1 >"$MT_DIR/mark"
 i=0
 while [ $i -lt "$ROUNDS" ]; do
-	want newidle "detach_tasks/lb_newidle_task 0 1" balance newidle
+	# Without CONFIG_PREEMPTION a newly idle balance may take two of
+	# the three at once (an imbalance of two tasks): both its own.
+	want newidle "detach_tasks/lb_newidle_task 0 1(;detach_tasks/lb_newidle_task 0 1)?" \
+		balance newidle
 	want idle "detach_tasks/lb_idle_task 0 2" balance idle
 	# A kernel thread that preempts the spinner for a moment lets an
 	# idle balance take it first (1 boot in 8): the move is then that
