@@ -173,9 +173,14 @@ static void wakee_spawn(struct wakee *w, const char *fork_cpus, const char *prev
 		if (kind == WK_FIFO) {
 			set_fifo(0, 10);
 		} else if (kind == WK_DL) {
-			/* Not pinned, but still on PREV. */
+			/*
+			 * Not pinned, but still on PREV.  A budget far above
+			 * its needs: under TCG a stalled vCPU's lost time is
+			 * charged to the task that runs, and a throttled one
+			 * would be pushed elsewhere a period later.
+			 */
 			pin_list(0, NULL);
-			set_dl(0, 10000, 1000000, 1000000);
+			set_dl(0, 300000, 1000000, 1000000);
 		}
 		if (write(back[1], &byte, 1) != 1)
 			_exit(1);
