@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Placements whose reason is known.  Each workload of mt_place leaves
 # the scheduler one choice: CPU 0 wakes the task (a pipe write, a
-# synchronous wakeup, from a waker alone there), CPU 1 is idle, and the
-# task sleeps on CPU 2, busy with a spinner (or with a task of the woken
-# task's class that it may not preempt).  The task's moves between the
-# workload's two marks must be exactly these, cause, reason and CPUs:
+# synchronous wakeup, from a waker alone there but in wake_affine_weight),
+# CPU 1 is idle, and the task sleeps on CPU 2, busy with spinners (or with
+# a task of the woken task's class that it may not preempt).  The task's
+# moves between the workload's two marks must be exactly these, cause,
+# reason and CPUs:
 #   wake_affine       woken by a timer it armed on the idle CPU 1, which
 #                     it may use: wake_affine() picks the waker's CPU
 #   wake_affine_busy  allowed on CPUs 0 and 2 only, both busy: the waker's
+#                     (CPU 2 runs three spinners: when a kworker is queued
+#                     beside the waker, wake_affine_weight() decides, and
+#                     it must pick the waker's CPU too)
+#   wake_affine_weight  the same beside a spinner on CPU 0: by load
 #   idle_recent       forked on CPU 1, its recently used CPU, still idle
 #   idle_cpu          forked on CPU 2: the LLC's scan finds CPU 1
 #   (idle_prev)       asleep on the idle CPU 1: it stays, and no move shows
@@ -32,7 +37,7 @@ if [ "$(nproc)" -lt 4 ]; then
 	ktap_skip_all "needs 4 CPUs"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 12
+ktap_set_plan 13
 ROUNDS=${MT_WAKEUP_ROUNDS:-3}
 WANT_MARK=0x5100
 
@@ -44,7 +49,8 @@ kthreads_to 8
 mt_reset
 mt_start
 # FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_place's wakeup.
-want wake_affine_busy "try_to_wake_up/wake_affine_busy 2 0" wakeup 2 2 0,2 0 2 -1 "$ROUNDS"
+want wake_affine_busy "try_to_wake_up/wake_affine_busy 2 0" wakeup 2 2 0,2 0 2,2,2 -1 "$ROUNDS"
+want wake_affine_weight "try_to_wake_up/wake_affine_busy 2 0" wakeup 2 2 0,2 0 0,2,2,2 -1 "$ROUNDS"
 want idle_recent "try_to_wake_up/idle_recent 2 1" wakeup 1 2 0-2 0 2 -1 "$ROUNDS"
 want idle_cpu "try_to_wake_up/idle_cpu 2 1" wakeup 2 2 0-2 0 2 -1 "$ROUNDS"
 want idle_prev "" wakeup 1 1 0-2 0 2 -1 "$ROUNDS"
@@ -64,8 +70,8 @@ T=$TMPD/wakeups
 mt_save "$T"
 [ -n "${MT_KEEP:-}" ] && cp "$T" "$MT_KEEP/wakeups"
 
-for name in wake_affine wake_affine_busy idle_recent idle_cpu idle_prev rt_lowest_rq \
-	    dl_later_rq slow_path exec_balance push_rt_task; do
+for name in wake_affine wake_affine_busy wake_affine_weight idle_recent idle_cpu \
+	    idle_prev rt_lowest_rq dl_later_rq slow_path exec_balance push_rt_task; do
 	exp=$(awk -F@ -v n="$name" '$1 == n { print $2; exit }' "$TMPD/wanted")
 	bad=$(unwanted "$T" "$name")
 	check "$name: ${exp:-no move} in each of $ROUNDS rounds" "$(echo "$bad" | head -3)" ""
