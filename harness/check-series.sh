@@ -2,7 +2,8 @@
 # Check out/series: it applies with git am onto the pristine files of the
 # recorded 6.12 version; checkpatch --strict is silent on every patch;
 # and after each patch, in order, the objects it touches build with W=1
-# and no warning (bisectable).  Prints TAP.
+# and no warning (bisectable); a patch that changes nothing Kbuild reads
+# is not rebuilt.  Prints TAP.
 #
 #   check-series.sh BUILD SERIES-DIR
 set -uo pipefail
@@ -53,25 +54,54 @@ cp -al "$pristine" "$tree"
 grep -v BENCH "$here/kernel.config" >"$work/frag"
 echo CONFIG_SNSC_LITE_MIGRATION_BENCH=y >>"$work/frag"
 objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o kernel/fork.o fs/exec.o"
+# What the kernel's configuration and build cannot read: fail-safe, any
+# other file counts as an input (scripts/ holds Kbuild's own programs and
+# kernel-doc, which W=1 runs; only our tools there are not inputs).
+not_input='^(Documentation/|LICENSES/|tools/testing/|(MAINTAINERS|CREDITS|README)$|scripts/(migrate_[a-z_]+|MigrateTrace/[^/]+\.pm)$)'
+# What the configuration reads: Kconfig files, and the fragments behind
+# make tinyconfig.
+kconfig='(^|/)Kconfig[^/]*$|/configs/[^/]*\.config$'
+configured= built=
 for p in "${patches[@]}"; do
+	# Both sides of every file the patch changes, created, deleted or renamed.
+	changed=$(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$p" | sort -u)
 	# Break the hard links of the files this patch changes, then apply.
-	for f in $(grep -h '^+++ b/' "$p" | sed 's|^+++ b/||'); do
+	for f in $changed; do
 		[ -f "$tree/$f" ] && cp --remove-destination "$tree/$f" "$tree/$f.tmp" &&
 			mv "$tree/$f.tmp" "$tree/$f"
 	done
 	if ! patch -p1 -s -d "$tree" <"$p" >"$work/build.log" 2>&1; then
 		notok "$(basename "$p") builds (does not apply)" "$work/build.log"
+		built=
 		continue
 	fi
-	# Re-merge the fragment: options unknown before this patch were dropped.
-	"$here/configure.sh" "$tree" "$work/out" "$work/frag" >>"$work/build.log" 2>&1
+	# A patch of documentation, our tools or selftests leaves every input
+	# of the kernel's build as the previous build found it: its result
+	# stands.
+	if [ -n "$configured" ] && ! grep -Eq "$kconfig" <<<"$changed" &&
+	   ! grep -Evq "$not_input" <<<"$changed"; then
+		if [ -n "$built" ]; then
+			ok "after $(basename "$p"): no file the kernel's build reads changed"
+		else
+			notok "after $(basename "$p"): no input changed since a build that failed"
+		fi
+		continue
+	fi
+	# Re-merge the fragment when the options change: options unknown
+	# before this patch were dropped.
+	if [ -z "$configured" ] || grep -Eq "$kconfig" <<<"$changed"; then
+		"$here/configure.sh" "$tree" "$work/out" "$work/frag" >>"$work/build.log" 2>&1
+		configured=1
+	fi
 	want="$objs $("$here/our-objects.sh" "$tree" "$work/out/.config")"
 	if make -s -C "$tree" O="$work/out" ARCH=x86_64 olddefconfig >>"$work/build.log" 2>&1 &&
 	   make -s -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" prepare >>"$work/build.log" 2>&1 &&
 	   make -C "$tree" O="$work/out" ARCH=x86_64 -j"$(nproc)" W=1 $want >>"$work/build.log" 2>&1 &&
 	   ! grep -q -e 'warning:' -e 'error:' "$work/build.log"; then
 		ok "after $(basename "$p"): $(echo $want | wc -w) objects build with W=1, no warning"
+		built=1
 	else
+		built=
 		notok "after $(basename "$p"): the touched objects build with W=1" "$work/build.log"
 	fi
 done
