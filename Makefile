@@ -216,10 +216,11 @@ mutants-kernel: kernel $(B)/initramfs.cpio
 
 # make check: host checks, every configuration, the guest runs, one prove.
 check:
-	@$(MAKE) --no-print-directory -j3 matrix series guests
+	@start=$$(date +%s); $(MAKE) --no-print-directory -j3 matrix series guests; rc=$$?; \
+		echo "harness: builds and guests took $$(( $$(date +%s) - start ))s"; exit $$rc
 	@mkdir -p $(OUT)/check
-	@echo "harness: prove -j$(JOBS) -v t/ (full log: out/check/prove.log)"
-	@MT_TOP=$(TOP) prove -j$(JOBS) -v t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
+	@echo "harness: prove -j$(JOBS) -v --timer t/ (full log: out/check/prove.log)"
+	@MT_TOP=$(TOP) prove -j$(JOBS) -v --timer t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
 		$(H)/check-summary.pl $(OUT)/check/prove.log; exit $$rc
 
 # make bench: the kernel benchmark against ftrace and the peers (2 vCPUs,

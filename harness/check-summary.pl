@@ -4,7 +4,9 @@
 # Summarize a "prove -v" log: one line per test file with its passed,
 # failed and skipped counts, each failed test with the first lines of its
 # diagnostics (CI shows the end of the output, not the log), then prove's
-# own closing lines, last, as CI reads them.
+# own closing lines, last, as CI reads them.  When prove ran with --timer,
+# the slowest passing files come before the failed tests (prove times only
+# the files that pass).
 #
 #   check-summary.pl PROVE-LOG
 use strict;
@@ -18,14 +20,17 @@ open(my $fh, '<', $log) or die "$P: $log: $!\n";
 
 my $MAX_DIAG = 12;		# diagnostic lines kept per failed test
 my $MAX_FAILED = 8;		# failed tests shown
+my $MAX_SLOW = 5;		# slowest files shown
 
-my (@files, %n, $cur, @tail, $in_tail, @failed, $diag);
+my (@files, %n, $cur, @tail, $in_tail, @failed, $diag, %ms);
 while (my $line = <$fh>) {
-	if ($line =~ /^(t\/\S+\.t) \.+\s*(.*)$/) {
-		$cur = $1;
+	# prove --timer starts each file's line with the time it finished.
+	if ($line =~ /^(?:\[[\d:]+\] )?(t\/\S+\.t) \.+\s*(.*)$/) {
+		my ($file, $rest) = ($1, $2);
+		$cur = $file;
 		push @files, $cur;
 		$n{$cur} = { pass => 0, fail => 0, skip => 0, note => '' };
-		$n{$cur}{note} = $2 if $2 =~ /skipped/;
+		$n{$cur}{note} = $rest if $rest =~ /skipped/;
 		next;
 	}
 	$in_tail = 1 if $line =~ /^(All tests successful|Test Summary Report)/;
@@ -34,6 +39,11 @@ while (my $line = <$fh>) {
 		next;
 	}
 	next unless defined $cur;
+	# --timer's result line: "ok   791 ms ( ... CPU)".
+	if ($line =~ /^ok\s+(\d+) ms \(/) {
+		$ms{$cur} = $1;
+		next;
+	}
 	if ($diag && $line =~ /^\s*#/ && @{$diag} < $MAX_DIAG) {
 		push @{$diag}, "      $line";
 		next;
@@ -57,6 +67,11 @@ for my $f (@files) {
 	my $c = $n{$f};
 	printf("  %-34s %4d passed %3d failed %3d skipped %s\n", $f, $c->{pass}, $c->{fail},
 	       $c->{skip}, $c->{note});
+}
+if (%ms) {
+	my @slow = (sort { $ms{$b} <=> $ms{$a} || $a cmp $b } keys %ms)[0 .. $MAX_SLOW - 1];
+	print "\nmake check: slowest passing files (wall clock, prove -j)\n";
+	printf("  %-34s %6.0f s\n", $_, $ms{$_} / 1000) for grep { defined } @slow;
 }
 if (@failed) {
 	print "\nmake check: failed tests (first $MAX_FAILED; all in out/check/prove.log)\n";

@@ -27,6 +27,7 @@ truncate -s 512M "$img"
 # the host is loaded, the clocksource watchdog then marks it unstable and
 # sched_clock turns per-CPU; the trace's cross-CPU order needs it global.
 echo "harness: booting the guest for '$job' (log: $out/console.log, limit ${limit}s)"
+SECONDS=0
 timeout --foreground -k 10 "$limit" \
 	${QEMU:-qemu-system-x86_64} -accel tcg,thread=single -smp "$smp" -m "${MEM:-1G}" -nodefaults \
 		-display none -no-reboot -monitor none -serial stdio \
@@ -41,9 +42,9 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	exit 1
 fi
 if ! tar -xf "$img" -C "$out" 2>/dev/null || [ ! -f "$out/job.rc" ]; then
-	echo "harness: the guest returned no results (qemu exit $rc); see $out/console.log" >&2
+	echo "harness: the guest returned no results (qemu exit $rc, ${SECONDS}s); see $out/console.log" >&2
 	tail -20 "$out/console.log" >&2
 	exit 1
 fi
 rm -f "$img"
-echo "harness: guest job '$job' finished (exit $(cat "$out/job.rc")); results in $out"
+echo "harness: guest job '$job' finished (exit $(cat "$out/job.rc"), ${SECONDS}s); results in $out"
