@@ -26,10 +26,14 @@ kunit_tap() {
 		failed != "" && ts == failed && NF { sub(/^ */, "&# "); print }' >"$MT_KEEP/kunit.tap"
 }
 
+# Each test's exit code and seconds (of uptime) go to the job's log.
 run_tests() {
+	local t rc start
 	for t in "$@"; do
 		echo "mt-guest: $t"
+		start=$(cut -d. -f1 /proc/uptime)
 		sh "./$t.sh" >"$MT_KEEP/$t.tap" 2>&1
-		echo "mt-guest: $t exit $?"
+		rc=$?
+		echo "mt-guest: $t exit $rc ($(($(cut -d. -f1 /proc/uptime) - start))s)"
 	done
 }
