@@ -169,9 +169,8 @@ ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/* A reset file's write: "0" runs @reset under mt_mutex. */
-ssize_t mt_write_reset(const char __user *ubuf, size_t count,
-		       int (*reset)(void))
+/* A reset file's write: "0", or -EINVAL. */
+int mt_parse_reset(const char __user *ubuf, size_t count)
 {
 	unsigned long val;
 	int ret;
@@ -179,6 +178,16 @@ ssize_t mt_write_reset(const char __user *ubuf, size_t count,
 	ret = mt_parse_ulong(ubuf, count, false, &val);
 	if (!ret && val != 0)
 		ret = -EINVAL;
+	return ret;
+}
+
+/* A reset file's write: "0" runs @reset under mt_mutex. */
+ssize_t mt_write_reset(const char __user *ubuf, size_t count,
+		       int (*reset)(void))
+{
+	int ret;
+
+	ret = mt_parse_reset(ubuf, count);
 	if (!ret) {
 		mutex_lock(&mt_mutex);
 		ret = reset();

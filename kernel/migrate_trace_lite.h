@@ -43,6 +43,7 @@ int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
 int mt_parse_enable(const char __user *ubuf, size_t count, bool *on);
 ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
 		      unsigned long val);
+int mt_parse_reset(const char __user *ubuf, size_t count);
 ssize_t mt_write_reset(const char __user *ubuf, size_t count,
 		       int (*reset)(void));
 void mt_hooks_get(bool *held);
@@ -351,6 +352,8 @@ extern u64 mt_task_list_ts;
 extern int mt_task_list_cpu;
 extern unsigned long mt_task_list_truncated;
 extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
+/* The name cache's slots: a pid's slot is its number modulo this. */
+#define MT_COMM_SLOTS	4096
 bool mt_comm_lookup(pid_t pid, char *comm);
 void mt_buffer_full(u64 ts);
 void mt_stop_writers(void);
@@ -403,6 +406,13 @@ void mt_output_init(struct dentry *dir);
 /* migrate_trace_lite_oops.c */
 void mt_oops_init(struct dentry *dir);
 int mt_oops_hold(void);
+void mt_oops_wait(void);
+/*
+ * The dump's state.  ARMED: a panic or oops dumps.  DUMPING: a dump
+ * runs.  DONE: dumped once for this trace.  FREEING: the buffers are
+ * being freed, no dump.
+ */
+enum { MT_OOPS_ARMED, MT_OOPS_DUMPING, MT_OOPS_DONE, MT_OOPS_FREEING };
 void mt_oops_release(void);
 bool mt_oops_dumped(void);
 void mt_oops_line(const char *line, unsigned int len);
@@ -659,7 +669,12 @@ void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
 int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
 		 void *arg);
 int mt_reset_locked(void);
+int mt_trace_reset(void);
+struct mt_pipe_cpu;
+bool mt_pipe_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
+		      unsigned long ws);
 void mt_take_task_list(u64 ts);
+extern atomic_t mt_oops_state;
 #endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 extern unsigned long ms_period_msec;

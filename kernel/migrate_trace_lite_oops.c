@@ -49,14 +49,11 @@ static char *mt_oops_header;		/* the header's text, made at the dump */
 static size_t mt_oops_header_size;
 static int *mt_oops_cpus;		/* CPUs by start clock */
 static bool mt_oops_ready;		/* the above are allocated */
-static DECLARE_BITMAP(mt_oops_named, 4096);
+static DECLARE_BITMAP(mt_oops_named, MT_COMM_SLOTS);
 
-/*
- * ARMED: a panic or oops dumps.  DUMPING: a dump runs.  DONE: dumped once
- * for this trace.  FREEING: the buffers are being freed, no dump.
- */
-enum { MT_OOPS_ARMED, MT_OOPS_DUMPING, MT_OOPS_DONE, MT_OOPS_FREEING };
-static atomic_t mt_oops_state;
+/* MT_OOPS_ARMED and on, see migrate_trace_lite.h. */
+VISIBLE_IF_KUNIT atomic_t mt_oops_state;
+static bool mt_oops_stuck;		/* a dump outlasted a whole wait */
 
 static int __init mt_oops_setup(char *str)
 {
@@ -72,33 +69,40 @@ static int __init mt_oops_setup(char *str)
 __setup("mt_dump_on_oops", mt_oops_setup);
 
 /*
- * The buffers are about to be freed (reset, failed start): wait for a
- * dump on another CPU to finish, and keep later ones out.  The wait is
- * bounded: a dump that a second oops killed never finishes, and one
- * printing to a slow console may take long.  Its buffers are then kept,
- * and a dump that outlasted one wait is not waited for again.  Under
- * mt_mutex.  Return: 0, or -EBUSY if a dump still runs.
+ * Wait, with no lock held, until no dump runs.  The wait is bounded: a
+ * dump that a second oops killed never finishes, and one printing to a
+ * slow console may take long; a dump that outlasted one wait is not
+ * waited for again, and mt_oops_hold() then keeps its buffers.
+ */
+void mt_oops_wait(void)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(MT_OOPS_HOLD_MSEC);
+
+	while (atomic_read(&mt_oops_state) == MT_OOPS_DUMPING) {
+		if (READ_ONCE(mt_oops_stuck) || time_after(jiffies, until)) {
+			WRITE_ONCE(mt_oops_stuck, true);
+			return;
+		}
+		msleep(20);
+	}
+	WRITE_ONCE(mt_oops_stuck, false);
+}
+
+/*
+ * The buffers are about to be freed (reset, failed start): keep later
+ * dumps out.  Under mt_mutex; never sleeps, so that a dump in progress
+ * freezes no control file (callers wait in mt_oops_wait() first).
+ * Return: 0, or -EBUSY if a dump still runs.
  */
 int mt_oops_hold(void)
 {
-	unsigned long until = jiffies + msecs_to_jiffies(MT_OOPS_HOLD_MSEC);
-	static bool stuck;
-	int old;
+	int old = atomic_read(&mt_oops_state);
 
-	for (;;) {
-		old = atomic_read(&mt_oops_state);
-		if (old == MT_OOPS_DUMPING) {
-			if (stuck || time_after(jiffies, until)) {
-				stuck = true;
-				return -EBUSY;
-			}
-			msleep(20);
-			continue;
-		}
-		stuck = false;
-		if (atomic_try_cmpxchg(&mt_oops_state, &old, MT_OOPS_FREEING))
-			return 0;
-	}
+	do {
+		if (old == MT_OOPS_DUMPING)
+			return -EBUSY;
+	} while (!atomic_try_cmpxchg(&mt_oops_state, &old, MT_OOPS_FREEING));
+	return 0;
 }
 
 /* Arm the dump again: after the buffers are freed, or when a trace starts. */
@@ -172,8 +176,12 @@ static void mt_oops_name(int cpu, u64 ts, const struct mt_rec *rec, char *line)
 		return;		/* a name record names its pid itself */
 	pid = rec->type == MT_EV_MARK ? ((const struct mt_rec_mark *)rec)->pid :
 					((const struct mt_rec_migrate *)rec)->pid;
-	if (test_and_set_bit(pid % 4096, mt_oops_named) ||
-	    !mt_comm_lookup(pid, comm))
+	/*
+	 * Look up before marking the slot: pids that share a slot are not
+	 * all in the cache, and the one that is must still get its line.
+	 */
+	if (!mt_comm_lookup(pid, comm) ||
+	    test_and_set_bit(pid % MT_COMM_SLOTS, mt_oops_named))
 		return;
 	mt_oops_line(line, mt_format_name(line, MT_EV_SAVED_COMM, cpu, ts,
 					  pid, comm));
@@ -186,6 +194,8 @@ bool mt_oops_dumped(void)
 
 	return state == MT_OOPS_DUMPING || state == MT_OOPS_DONE;
 }
+
+static const char mt_oops_end[] = "# end of dump\n";
 
 VISIBLE_IF_KUNIT void mt_oops_dump(void)
 {
@@ -209,7 +219,7 @@ VISIBLE_IF_KUNIT void mt_oops_dump(void)
 	mdelay(1);
 	mt_oops_print_header();
 	mt_oops_print_clocks(line);
-	bitmap_zero(mt_oops_named, 4096);
+	bitmap_zero(mt_oops_named, MT_COMM_SLOTS);
 	mt_snap_start(&mt_oops_snap, n);
 	while ((cpu = mt_snap_top(&mt_oops_snap)) >= 0) {
 		struct mt_snap_cpu *sc = &mt_oops_snap.cpus[cpu];
@@ -219,7 +229,7 @@ VISIBLE_IF_KUNIT void mt_oops_dump(void)
 		mt_oops_line(line, mt_snap_format(&mt_oops_snap, cpu, line));
 		mt_snap_next(&mt_oops_snap);
 	}
-	mt_oops_line("# end of dump\n", 14);
+	mt_oops_line(mt_oops_end, sizeof(mt_oops_end) - 1);
 out:
 	atomic_set(&mt_oops_state, MT_OOPS_DONE);
 }

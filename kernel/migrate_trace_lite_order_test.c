@@ -9,8 +9,11 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
@@ -266,9 +269,216 @@ static void mt_test_dump_newest(struct kunit *test)
 	mt_ring_free();
 }
 
+/* The pid whose saved_comm lines the dump test counts, and their count. */
+struct mt_named {
+	u32 pid;
+	unsigned int lines;
+};
+
+static void mt_named_oops_line(const char *line, unsigned int len)
+{
+	struct mt_named *n = kunit_get_current_test()->priv;
+	char buf[MT_LINE_MAX + 1];
+	u32 pid, type;
+
+	len = min_t(unsigned int, len, MT_LINE_MAX);
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "0x%*x %*u . . %u %u :", &pid, &type) == 2 &&
+	    pid == n->pid && type == MT_EV_SAVED_COMM)
+		n->lines++;
+}
+
+/* On a CPU, interrupts off: a move of each task of @info, in turn. */
+static void mt_log_pair(void *info)
+{
+	struct task_struct **t = info;
+
+	mt_log_move_at(t[0], 1, MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST),
+		       local_clock());
+	mt_log_move_at(t[1], 1, MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST),
+		       local_clock());
+}
+
+/*
+ * Two pids that share a slot of the name cache, the cached one moving
+ * second: the dump names it all the same.  The first pid's failed
+ * look-up must not use up the slot.
+ */
+static void mt_test_dump_shared_slot(struct kunit *test)
+{
+	struct task_struct *t[2] = {
+		mt_test_made_up_task(test, "mt_uncached"),
+		mt_test_made_up_task(test, "mt_cached"),
+	};
+	unsigned long dump_records = READ_ONCE(mt_oops_records);
+	struct mt_named n;
+	char comm[TASK_COMM_LEN];
+	int cpu = cpumask_first(cpu_online_mask);
+
+	/* Pids alloc_pid() never hands out, in the same slot. */
+	t[0]->pid = PID_MAX_LIMIT + 5;
+	t[1]->pid = PID_MAX_LIMIT + 5 + MT_COMM_SLOTS;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_oops_restore,
+							(void *)dump_records), 0);
+	KUNIT_ASSERT_EQ(test, mt_oops_set_records(64), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_log_comm(MT_EV_SET_TASK_COMM, t[1]);
+	KUNIT_ASSERT_TRUE(test, mt_comm_lookup(t[1]->pid, comm));
+	KUNIT_ASSERT_FALSE(test, mt_comm_lookup(t[0]->pid, comm));
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(cpu, mt_log_pair, t, 1), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+
+	n = (struct mt_named){ .pid = t[1]->pid };
+	test->priv = &n;
+	kunit_activate_static_stub(test, mt_oops_line, mt_named_oops_line);
+	mt_oops_dump();
+	kunit_deactivate_static_stub(test, mt_oops_line);
+	KUNIT_EXPECT_EQ_MSG(test, n.lines, 1, "the cached pid of a shared slot is not named");
+
+	kunit_release_action(test, mt_test_oops_restore, (void *)dump_records);
+	mt_test_reset(test);
+}
+
+struct mt_reset_arg {
+	struct completion done;
+	int ret;
+};
+
+static int mt_reset_thread(void *data)
+{
+	struct mt_reset_arg *a = data;
+
+	a->ret = mt_trace_reset();
+	complete(&a->done);
+	return 0;
+}
+
+/* Whatever the test did, the dump is not left running. */
+static void mt_test_oops_not_dumping(void *unused)
+{
+	atomic_cmpxchg(&mt_oops_state, MT_OOPS_DUMPING, MT_OOPS_DONE);
+}
+
+/*
+ * A reset waits for a dump on oops that still reads the buffers, but not
+ * with mt_mutex held: every other control file stays usable meanwhile.
+ */
+static void mt_test_reset_waits_unlocked(struct kunit *test)
+{
+	struct mt_reset_arg *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct task_struct *t;
+	bool locked;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	init_completion(&a->done);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_oops_not_dumping,
+							NULL), 0);
+	atomic_set(&mt_oops_state, MT_OOPS_DUMPING);
+	t = kthread_run(mt_reset_thread, a, "mt_reset");
+	if (IS_ERR(t)) {
+		atomic_set(&mt_oops_state, MT_OOPS_DONE);
+		KUNIT_FAIL(test, "cannot start the resetting thread: %ld", PTR_ERR(t));
+		return;
+	}
+	/* Well inside the reset's 10 s bound. */
+	msleep(200);
+	locked = mutex_trylock(&mt_mutex);
+	if (locked)
+		mutex_unlock(&mt_mutex);
+	KUNIT_EXPECT_TRUE_MSG(test, locked, "a reset holds mt_mutex while a dump runs");
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&a->done),
+			       "a reset freed the buffers under a running dump");
+	atomic_set(&mt_oops_state, MT_OOPS_DONE);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&a->done, 20 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, a->ret, 0);
+	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+}
+
+/* A writer that keeps moving on under a reader one lap behind. */
+static bool mt_no_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
+			   unsigned long ws)
+{
+	return false;
+}
+
+struct mt_lap {
+	u64 ts;
+	unsigned int n;
+	unsigned int written;
+};
+
+/*
+ * On a CPU, interrupts off: @n records 1 ns apart from now on, after
+ * whatever the CPU logged before.
+ */
+static void mt_log_lap(void *info)
+{
+	struct mt_lap *l = info;
+
+	l->ts = local_clock();
+	l->written = mt_test_fill(l->n, l->ts, 1);
+}
+
+/*
+ * A flight recorder's CPU recycles the chunk under trace_pipe's cursor
+ * and the reader fails to catch up: that CPU's kept records, older than
+ * another CPU's, must still come out first, with no clamped line.
+ */
+static void mt_test_pipe_lapped(struct kunit *test)
+{
+	struct mt_lap a = { .n = 10000 }, b = { .n = 1 };
+	struct mt_order o;
+	int c0, c1;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	c0 = cpumask_first(cpu_online_mask);
+	c1 = cpumask_next(c0, cpu_online_mask);
+	mt_test_reset(test);
+	WRITE_ONCE(mt_overwrite, true);
+	WRITE_ONCE(mt_buf_size_kb, 64);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	/* The prologue and what the CPUs logged so far. */
+	mt_order_init(test, &o);
+	mt_order_read_pipe(test, &o);
+
+	/* CPU c0 laps the reader; then c1 logs a record after all of c0's. */
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c0, mt_log_lap, &a, 1), 0);
+	KUNIT_EXPECT_EQ(test, a.written, a.n);
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c1, mt_log_lap, &b, 1), 0);
+	KUNIT_EXPECT_EQ(test, b.written, b.n);
+	KUNIT_EXPECT_GT(test, b.ts, a.ts + a.n);
+	/* Past the reader's slack: only c0's ring can hold c1's record back. */
+	usleep_range(100, 200);
+
+	kunit_activate_static_stub(test, mt_pipe_catch_up, mt_no_catch_up);
+	mt_order_read_pipe(test, &o);
+	kunit_deactivate_static_stub(test, mt_pipe_catch_up);
+	mt_order_read_pipe(test, &o);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_order_read_pipe(test, &o);
+
+	KUNIT_EXPECT_EQ_MSG(test, o.clamped, 0,
+			    "a lapped CPU's records came out after a later one's");
+	KUNIT_EXPECT_EQ(test, mt_pipe_clamped(), 0);
+	KUNIT_EXPECT_EQ(test, o.backwards, 0);
+	kunit_release_action(test, mt_test_pipe_put, NULL);
+	mt_test_reset(test);
+}
+
 static struct kunit_case mt_order_test_cases[] = {
 	KUNIT_CASE(mt_test_stepped_clock),
 	KUNIT_CASE(mt_test_dump_newest),
+	KUNIT_CASE(mt_test_dump_shared_slot),
+	KUNIT_CASE(mt_test_reset_waits_unlocked),
+	KUNIT_CASE(mt_test_pipe_lapped),
 	{}
 };
 

@@ -60,6 +60,7 @@
 #include <linux/sort.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "migrate_trace_lite.h"
@@ -199,12 +200,14 @@ static const struct min_heap_callbacks mt_pipe_cbs = {
  * the oldest chunk left and count what was missed.  False if the writer
  * moved on meanwhile (try again).
  */
-static bool mt_pipe_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
-			     unsigned long ws)
+VISIBLE_IF_KUNIT bool mt_pipe_catch_up(struct mt_pipe_cpu *pc,
+				       struct mt_ring *r, unsigned long ws)
 {
 	unsigned long oldest = ws - (mt_nr_chunks - 1);
 	struct mt_chunk *c = mt_chunk_of(r, oldest);
 	u64 base, first;
+
+	KUNIT_STATIC_STUB_REDIRECT(mt_pipe_catch_up, pc, r, ws);
 
 	if (READ_ONCE(c->seq) != oldest)
 		return false;
@@ -387,6 +390,15 @@ static void mt_pipe_gather(struct mt_pipe *pipe)
 		mt_pipe_gather_cpu(pipe, cpu);
 }
 
+/* Whether @r has records the reader has not looked at. */
+static bool mt_pipe_ring_moved(struct mt_ring *r)
+{
+	struct mt_chunk *c = mt_chunk_of(r, r->rd.seq);
+
+	return READ_ONCE(r->write_seq) != r->rd.seq ||
+	       READ_ONCE(c->commit) > r->rd.off;
+}
+
 /*
  * The time up to which lines may be handed out: no CPU without a head can
  * still log a record older than this.  Such a CPU logs nothing older than
@@ -413,7 +425,13 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 
 		if (mt_pipe_gather_cpu(pipe, cpu))
 			continue;
-		if (busy || now < MT_PIPE_SLACK_NS)
+		/*
+		 * A ring that moved yet gave no head (a recycle under the
+		 * cursor, retries used up) may hold records older than the
+		 * clock: it holds the stream at its last known time.
+		 */
+		if (busy || now < MT_PIPE_SLACK_NS ||
+		    mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
 			limit = min(limit, pc->last_ts);
 		else
 			limit = min(limit, max(pc->last_ts, now - MT_PIPE_SLACK_NS));
@@ -589,15 +607,6 @@ static int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
 	return 0;
 }
 
-/* Whether @r has records the reader has not looked at. */
-static bool mt_pipe_ring_moved(struct mt_ring *r)
-{
-	struct mt_chunk *c = mt_chunk_of(r, r->rd.seq);
-
-	return READ_ONCE(r->write_seq) != r->rd.seq ||
-	       READ_ONCE(c->commit) > r->rd.off;
-}
-
 /* What a read would find now. */
 enum mt_pipe_state {
 	MT_PIPE_IDLE,		/* nothing: wait for a writer or the poll */
@@ -741,6 +750,13 @@ static ssize_t mt_pipe_read(struct file *file, char __user *ubuf,
 			done += n;
 			continue;
 		}
+		/*
+		 * A large read of a long backlog formats buffer after buffer:
+		 * let others run, and let a signal end it with what it has.
+		 */
+		if (done && signal_pending(current))
+			break;
+		cond_resched();
 		ret = mt_pipe_refill(pipe, count - done, &eof, &state);
 		if (ret)
 			break;

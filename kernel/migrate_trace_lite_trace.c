@@ -72,7 +72,6 @@ static unsigned int mt_task_list_cap;
  * the update if another CPU holds it; readers run with writers stopped.
  * A slot never written holds MT_COMM_EMPTY, which no pid can be.
  */
-#define MT_COMM_SLOTS	4096
 #define MT_COMM_BUSY	U32_MAX
 #define MT_COMM_EMPTY	(U32_MAX - 1)
 
@@ -588,6 +587,9 @@ int mt_trace_enable(int enable, int allow_restart)
 
 	if (enable != 0 && enable != 1)
 		return -EINVAL;
+	/* A start may free buffers a dump reads: wait for it unlocked. */
+	if (enable)
+		mt_oops_wait();
 	mutex_lock(&mt_mutex);
 	if (enable)
 		ret = mt_start_locked(allow_restart);
@@ -664,10 +666,30 @@ static const struct file_operations mt_mark_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * A dump on oops still reading the buffers is waited for without
+ * mt_mutex: it may take seconds on a slow console, and every control
+ * file needs the mutex.
+ */
+VISIBLE_IF_KUNIT int mt_trace_reset(void)
+{
+	int ret;
+
+	mt_oops_wait();
+	mutex_lock(&mt_mutex);
+	ret = mt_reset_locked();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
 static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	return mt_write_reset(ubuf, count, mt_reset_locked);
+	int ret = mt_parse_reset(ubuf, count);
+
+	if (!ret)
+		ret = mt_trace_reset();
+	return ret ? ret : count;
 }
 
 static const struct file_operations mt_reset_fops = {
