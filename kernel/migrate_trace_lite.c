@@ -101,6 +101,39 @@ static_assert(CPU_MAX_IDLE_TYPES == 3);
 static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);
 
 /*
+ * The last decision mt_note() or mt_noted() recorded on this CPU, and for
+ * which task.  A placement runs with interrupts disabled from
+ * select_task_rq(), which first notes "no reason" for its task, to the
+ * hook, so nothing else can note in between.  A note names its task, and
+ * the next hook on the CPU consumes it, a hook for a placement that kept
+ * the CPU too; only the placements of wakeups and forks read notes, and
+ * both begin with a fresh one.  Notes are cleared before the key is
+ * turned on (mt_clear_notes()).  A stopper's reason comes with its request (struct migration_arg),
+ * set by whoever queued it; migration_cpu_stop() notes it right before
+ * the move.
+ */
+DEFINE_PER_CPU(struct mt_note, mt_notes);
+
+/*
+ * Forget every CPU's note.  Only while the key is 0: no note site or hook
+ * runs as code then (the key's last decrement waited for every CPU to
+ * leave the patched code), so nothing races the stores, and no hook of
+ * the next trace can take a note of an earlier one, for a task_struct
+ * that may since have been reused.
+ */
+static void mt_clear_notes(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mt_note *note = per_cpu_ptr(&mt_notes, cpu);
+
+		note->p = NULL;
+		note->reason = MT_REASON_NONE;
+	}
+}
+
+/*
  * Take (@get) or drop a facility's reference on the shared hooks.  *@held
  * says whether the facility holds one, so both calls are idempotent.
  * Process context only: flipping a static key may sleep.
@@ -109,6 +142,8 @@ void mt_hooks_get(bool *held)
 {
 	lockdep_assert_held(&mt_mutex);
 	if (!*held) {
+		if (!static_key_enabled(&mt_hooks_key))
+			mt_clear_notes();
 		static_branch_inc(&mt_hooks_key);
 		*held = true;
 	}
@@ -196,18 +231,11 @@ ssize_t mt_write_reset(const char __user *ubuf, size_t count,
 	return ret ? ret : count;
 }
 
-/*
- * The last decision mt_note() or mt_noted() recorded on this CPU, and for
- * which task.  A placement runs with interrupts disabled from
- * select_task_rq(), which first notes "no reason" for its task, to the
- * hook, so nothing else can note in between.  A note that did not lead to
- * a move is recognised by its task and consumed by the next hook; only the
- * placements of wakeups and forks read notes, and both begin with a fresh
- * one.  A stopper's reason comes with its request (struct migration_arg),
- * set by whoever queued it; migration_cpu_stop() notes it right before
- * the move.
- */
-DEFINE_PER_CPU(struct mt_note, mt_notes);
+/* A placement kept the task's CPU: its note must not reach a later move. */
+static __always_inline void mt_drop_note(void)
+{
+	raw_cpu_write(mt_notes.p, NULL);
+}
 
 static __always_inline unsigned int mt_take_note(struct task_struct *p)
 {
@@ -367,8 +395,10 @@ static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 {
 	lockdep_assert_irqs_disabled();
-	if (task_cpu(p) == new_cpu)
+	if (task_cpu(p) == new_cpu) {
+		mt_drop_note();
 		return;
+	}
 	if (mt_trace_running()) {
 		u64 now = mt_move_begin();
 
@@ -395,8 +425,10 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	unsigned int cause = why & 0xff, reason = why >> 8;
 
 	lockdep_assert_irqs_disabled();
-	if (old_cpu == new_cpu)
+	if (old_cpu == new_cpu) {
+		mt_drop_note();
 		return;
+	}
 	/* A hook site passed something that is not a cause: a kernel bug. */
 	if (WARN_ON_ONCE(cause == MT_CAUSE_NONE || cause >= MT_CAUSE_END ||
 			 reason >= MT_REASON_END))

@@ -305,6 +305,64 @@ static void mt_test_move_reasons(struct kunit *test)
 }
 
 /*
+ * A note reaches only the move of the placement that made it: not the
+ * next move of its task after a placement that kept the CPU, and not a
+ * move of the next trace (the note was left while the hooks were off).
+ */
+static void mt_test_stale_notes(struct kunit *test)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_noted");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long flags;
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	mt_test_place(t, b);
+	mt_note(t, MT_REASON_IDLE_CORE);
+	__mt_migrate_task(t, b, MT_CAUSE_WAKE_UP_NEW_TASK);
+	__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, b);
+	__mt_migrate_task(t, c, MT_CAUSE_WAKE_UP_NEW_TASK);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 2);
+	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
+			    "a kept fork placement's note named a stopper's move");
+	KUNIT_EXPECT_EQ_MSG(test, s->m[1].reason, MT_REASON_NONE,
+			    "a kept wakeup placement's note named a fork's move");
+
+	/* Left on this CPU while no facility collects, as by an old trace. */
+	mt_test_reset(test);
+	s->n = 0;
+	migrate_disable();
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mt_hooks_key));
+	local_irq_save(flags);
+	raw_cpu_write(mt_notes.p, t);
+	raw_cpu_write(mt_notes.reason, MT_REASON_IDLE_SMT);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	__mt_migrate_task(t, c, MT_CAUSE_WAKE_UP_NEW_TASK);
+	local_irq_restore(flags);
+	migrate_enable();
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
+			    "a note of an earlier trace named a move");
+	mt_test_reset(test);
+}
+
+/*
  * Two real paths no user space workload of the test kernels reaches: a
  * kernel thread woken by complete_on_current_cpu() (WF_CURRENT_CPU, whose
  * only other user is seccomp's user notification, not built in them), and
@@ -687,6 +745,7 @@ static struct kunit_case mt_reasons_test_cases[] = {
 	KUNIT_CASE(mt_test_reason_table),
 	KUNIT_CASE(mt_test_wakeup_reasons),
 	KUNIT_CASE(mt_test_move_reasons),
+	KUNIT_CASE(mt_test_stale_notes),
 	KUNIT_CASE_SLOW(mt_test_wake_current_cpu),
 	KUNIT_CASE_SLOW(mt_test_migrate_enable),
 	KUNIT_CASE_SLOW(mt_test_push_cpu_stop),
