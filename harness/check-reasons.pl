@@ -121,8 +121,15 @@ my $h = slurp("$tree/include/linux/migrate_trace_lite.h");
 $used{$_} = 1 for produced(slurp("$tree/kernel/migrate_trace_lite.c")), produced($h);
 my ($body) = $h =~ /enum mt_reason \{(.*?)\};/s;
 push @results, [defined $body ? 1 : 0, "include/linux/migrate_trace_lite.h defines enum mt_reason"];
+# A retired reason keeps its number and name (the formats list it) but
+# names no move: its enum line says "retired", and no code produces it.
+my %retired = map { $_ => 1 } ($body // '') =~ /^\s*(MT_REASON_\w+),\s*\/\*\s*retired\b/mg;
 for my $r ($body ? $body =~ /^\s*(MT_REASON_\w+)/mg : ()) {
 	next if $r =~ /^MT_REASON_(NONE|END|LB_LAST)$/;
+	if ($retired{$r}) {
+		push @results, [$used{$r} ? 0 : 1, "retired reason $r is produced nowhere"];
+		next;
+	}
 	push @results, [$used{$r} ? 1 : 0, "reason $r is noted or inferred"];
 }
 for my $w (sort keys %excluded) {

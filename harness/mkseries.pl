@@ -162,7 +162,7 @@ my %maint;	# files listed so far in MAINTAINERS
 my @steps = (
 {
 	subject => 'sched: report each change of a task\'s CPU with its cause and reason',
-	files => ['include/linux/migrate_trace_lite.h', @sched, 'kernel/fork.c', 'fs/exec.c'],
+	files => ['include/linux/migrate_trace_lite.h', 'include/linux/sched.h', @sched, 'kernel/fork.c', 'fs/exec.c'],
 	maint => ['include/linux/migrate_trace_lite.h'],
 	body => <<'EOT',
 The sched_migrate_task tracepoint tells that a task changed CPU, but not
@@ -183,10 +183,13 @@ idle core, CPU or SMT sibling, the slow path, the RT lowest runqueue,
 the deadline later runqueue, the fallback) are noted with mt_noted() in
 a per-CPU slot, tagged with the task, where they are made, and taken
 by the hook of the move that follows.  A stopper's reason (an affinity
-change, migrate_enable(), exec balancing, NUMA balancing) travels in a
-byte of struct migration_arg, set by whoever queues it, so that no note
-has to survive until the stopper runs; the byte fills padding on 64-bit
-and exists only with the hooks, and mt_arg_set_reason() stores it.
+change, exec balancing, NUMA balancing) travels in a byte of struct
+migration_arg, set by whoever queues it, so that no note has to survive
+until the stopper runs; the byte fills padding on 64-bit and exists
+only with the hooks, and mt_arg_set_reason() stores it.  A stopper or a
+NUMA swap that finds its task asleep leaves the move to the task's next
+wakeup through p->wake_cpu, and its reason in a byte of task_struct
+beside it (mt_set_wake_reason()), which that wakeup's hook takes.
 copy_process() and __set_task_comm() report new tasks and renames, so
 that a trace can name its tasks.
 
@@ -334,7 +337,7 @@ times, and all times, from going back; and it checks the dump's seek to
 the newest records of a ring.  A third suite pins every reason's name
 and what each hook makes of a scheduler decision, and takes three
 reasons on real kernel paths with kernel threads of its own
-(wake_current_cpu, migrate_enable, push_cpu_stop's rt).  The tests use
+(wake_current_cpu, an affinity move by migrate_enable(), push_cpu_stop's rt).  The tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures

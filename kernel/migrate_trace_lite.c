@@ -247,6 +247,24 @@ static __always_inline unsigned int mt_take_note(struct task_struct *p)
 	return reason;
 }
 
+/*
+ * A wakeup that completes a move decided while the task slept: a NUMA
+ * swap, or a stopper that found it asleep (mt_set_wake_reason()).  An
+ * affinity change there is caught by the mask before.  A request made
+ * before the hooks were on left no reason: the placement's then.  The
+ * reason is used once.
+ */
+static __always_inline unsigned int mt_deferred_reason(struct task_struct *p,
+						       unsigned int noted)
+{
+	unsigned int reason = p->mt_wake_reason;
+
+	p->mt_wake_reason = MT_REASON_NONE;
+	if (reason == MT_REASON_AFFINITY)
+		return MT_REASON_AFFINITY_AT_WAKEUP;
+	return reason ?: noted;
+}
+
 /* A wakeup's reason: an earlier decision first, else the placement's. */
 static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
 						     unsigned int from,
@@ -255,9 +273,8 @@ static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
 {
 	if (!cpumask_test_cpu(from, p->cpus_ptr))
 		return MT_REASON_AFFINITY_AT_WAKEUP;
-	/* Only a NUMA swap of a sleeping task leaves wake_cpu elsewhere. */
-	if (p->wake_cpu != from)
-		return MT_REASON_NUMA_AT_WAKEUP;
+	if (unlikely(p->wake_cpu != from))
+		return mt_deferred_reason(p, noted);
 	/* wake_affine() makes the waker's CPU the target. */
 	if (unlikely(noted == MT_REASON_IDLE_TARGET ||
 		     noted == MT_REASON_BUSY_TARGET) &&

@@ -47,15 +47,16 @@ my %tally;
 for my $r (@names) {
 	my $w = $where{$r} // next;
 	my ($kind, $what) = split /:/, $w, 2;
-	$tally{$kind eq 'none' ? 'argued' : 'tested'}++;
+	$tally{$kind eq 'none' ? 'argued' : $kind eq 'retired' ? 'retired' : 'tested'}++;
 	if ($kind eq 'check' || $kind eq 'topo') {
 		ok($runs{$kind}{$what} && -f "$st/$what.sh" && slurp("$st/$what.sh") =~ /\b\Q$r\E\b/,
 		   "$r: $what runs on the $kind guest and names it");
-	} elsif ($kind eq 'kunit' || $kind eq 'none') {
+	} elsif ($kind eq 'kunit' || $kind eq 'none' || $kind eq 'retired') {
 		ok($kunit =~ /KUNIT_CASE(?:_SLOW)?\(\Q$what\E\)/, "$r: KUnit case $what");
 	} else {
 		fail("$r: where is '$w'?");
 	}
 }
-diag("$tally{tested} reasons tested on a guest or a real kernel path, $tally{argued} argued");
+diag("$tally{tested} reasons tested on a guest or a real kernel path, $tally{argued} argued, " .
+     ($tally{retired} // 0) . " retired");
 done_testing();
