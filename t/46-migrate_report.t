@@ -8,6 +8,7 @@
 # data where the same chart of a run without migrations has only axes.
 use strict;
 use warnings;
+no warnings 'portable';
 use Test::More;
 use File::Temp qw(tempdir);
 use Time::HiRes qw(time);
@@ -222,6 +223,49 @@ for my $id (sort keys %chart_min) {
 	ok(($ink_of->{$id} // 0) >= $chart_min{$id}, "$id drawn alone: " . ($ink_of->{$id} // 0) .
 	   " colored pixels of data (an empty one: $empty->{$id})");
 }
+
+# ---- the charts' axes, and charts with nothing to draw -----------------------------------
+
+# The SVG element ID of page HTML.
+sub svg_of {
+	my ($html, $id) = @_;
+	my ($svg) = $html =~ /(<svg id="$id".*?<\/svg>)/s;
+	return $svg // '';
+}
+
+# The labels of a chart's time axis (centered numbers), in order.
+sub x_labels {
+	return $_[0] =~ /<text x="[\d.]+" y="\d+" text-anchor="middle" fill="#444">([\d.]+)<\/text>/g;
+}
+
+my $empty_html = slurp("$dir/empty.html");
+my @xl = x_labels(svg_of($empty_html, 'chart-rates'));
+is($xl[-1], 8, 'an empty stat of 8 s: the rate chart\'s time axis ends at 8 s, its real span') or diag("@xl");
+like(svg_of($empty_html, 'chart-rates'), qr/>No migration</, 'an empty stat: the rate chart says "No migration"');
+like(svg_of($empty_html, 'chart-timeline'), qr/>No migration</, 'an empty trace: the timeline says "No migration"');
+
+$out = `$report -o $dir/nostat.html $dir/run.trace 2>&1`;
+my $rates = svg_of(slurp("$dir/nostat.html"), 'chart-rates');
+is(scalar(() = $rates =~ /<polygon class="area"/g), $stat_causes,
+   "without a stat: the rate chart, from the trace, stacks the $stat_causes causes that moved tasks") or diag($out);
+is_deeply({ $rates =~ /fill="#222">(\w+)  (\d+)<\/text>/g },
+	  { map { $_->[0] => $want->{$_->[0]} } grep { $want->{$_->[0]} } @causes },
+	  'without a stat: its key gives the moves of each cause in the trace');
+@xl = x_labels($rates);
+is($xl[-1], 8, 'without a stat: its time axis spans the trace, 8 s') or diag("@xl");
+
+# The run cut at 7.3 s: its timeline ends between two round ticks.
+my $cut = join('', grep { !/^0x(\w+)/ || hex($1) < 5_000_000_000 + 7.3e9 } split /^/, slurp("$dir/run.trace"));
+put("$dir/cut.trace", $cut);
+my ($last) = $cut =~ /^0x(\w+) [^\n]*\n\z/m;
+my $end = sprintf('%.2f', (hex($last) - 5_000_000_000) / 1e9);
+`$report -o $dir/cut.html $dir/cut.trace`;
+my $tl = svg_of(slurp("$dir/cut.html"), 'chart-timeline');
+@xl = x_labels($tl);
+ok($xl[-1] eq $end && $tl =~ /<line x1="1030\.0" x2="1030\.0" y1="\d+" y2="\d+"/,
+   "a timeline of $end s: a tick at its end, labelled $end") or diag("@xl");
+my @cpu_ticks = $tl =~ /<text class="cpu"[^>]*>(\d+)<\/text>/g;
+is("@cpu_ticks", join(' ', (0 .. 3) x 8), 'the timeline: each of its 8 lanes has a tick for each of the 4 CPUs');
 
 # ---- bad input ------------------------------------------------------------------------
 
