@@ -60,9 +60,13 @@ sub num {
 	return $v >= 1000 ? sprintf('%.0f', $v) : $v == int($v) ? $v : sprintf('%.3g', $v);
 }
 
+# The element's opening, W x H: it fills its box up to W pixels wide and
+# shrinks with it down to three quarters of W (12-pixel text at 9), so
+# that a narrower box scrolls it sideways rather than shrink its text.
 sub svg_open {
 	my ($id, $w, $h, $label) = @_;
 	return qq{<svg id="$id" class="chart" viewBox="0 0 $w $h" width="$w" height="$h" } .
+		sprintf(qq{style="max-width:%dpx;min-width:%dpx" }, $w, $w * 3 / 4) .
 		qq{role="img" aria-label="} . esc($label) . qq{" } .
 		qq{font-family="sans-serif" font-size="12">\n} .
 		qq{<rect width="$w" height="$h" fill="#fff"/>\n};
@@ -253,8 +257,8 @@ sub timeline {
 				$x0 - 8, $top + $lh / 2 + 4, esc($label));
 		for my $c ($ncpus <= 8 ? 0 .. $ncpus - 1 : (0, int(($ncpus - 1) / 2), $ncpus - 1)) {
 			$svg .= sprintf(qq{<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#999"/>} .
-					qq{<text class="cpu" x="%d" y="%.1f" font-size="9" fill="#666">%d</text>\n},
-					$x0 + $pw, $x0 + $pw + 3, $y->($c), $y->($c), $x0 + $pw + 5, $y->($c) + 3, $c);
+					qq{<text class="cpu" x="%d" y="%.1f" font-size="11" fill="#666">%d</text>\n},
+					$x0 + $pw, $x0 + $pw + 3, $y->($c), $y->($c), $x0 + $pw + 5, $y->($c) + 4, $c);
 		}
 		# A lane of more moves than MAX_MOVES draws what a pixel shows:
 		# one dot per pixel, CPU and cause, a point of the line once.
