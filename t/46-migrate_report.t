@@ -6,6 +6,13 @@
 # the page refers to nothing outside itself; a screenshot at 1366x768 is
 # not blank and shows colored data; each chart drawn alone has colored
 # data where the same chart of a run without migrations has only axes.
+# The charts' axes span their data (an empty stat of 8 s too), an empty
+# chart says "No migration", a page without a stat has a rate chart from
+# the trace, the timeline has a tick at its end and CPU ticks.  Through
+# puppeteer-core (t/report-layout.js), the page laid out at 360 and 1600
+# px: no horizontal overflow, one column on the phone, tables and charts
+# scrolling inside their panels, chart text 8 px or more; screenshots in
+# out/report-360.png and out/report-1600.png.
 use strict;
 use warnings;
 no warnings 'portable';
@@ -266,6 +273,58 @@ ok($xl[-1] eq $end && $tl =~ /<line x1="1030\.0" x2="1030\.0" y1="\d+" y2="\d+"/
    "a timeline of $end s: a tick at its end, labelled $end") or diag("@xl");
 my @cpu_ticks = $tl =~ /<text class="cpu"[^>]*>(\d+)<\/text>/g;
 is("@cpu_ticks", join(' ', (0 .. 3) x 8), 'the timeline: each of its 8 lanes has a tick for each of the 4 CPUs');
+
+# ---- the page on a phone and on a wide screen -------------------------------------------
+
+# puppeteer-core (harness/deps.sh installs it in build/node) lays the
+# page out in Chromium at 360 and 1600 px and measures it
+# (t/report-layout.js); the screenshots go to out/report-WIDTH.png.
+my $modules = "$top/build/node/node_modules";
+my @layout;
+if (!-f "$modules/puppeteer-core/package.json" || !`command -v node 2>/dev/null`) {
+	fail("puppeteer-core is not in build/node: run harness/deps.sh (make deps) first");
+} else {
+	mkdir("$top/out");
+	my $json = `node $FindBin::RealBin/report-layout.js $modules $page $top/out 360 1600 2>$dir/layout.err`;
+	ok($? == 0, 'puppeteer-core drove Chromium at 360 and 1600 px') or diag(slurp("$dir/layout.err"));
+	require JSON::PP;
+	@layout = map { JSON::PP::decode_json($_) } grep { /^\{/ } split /\n/, $json // '';
+}
+for my $m (@layout) {
+	my $w = $m->{width};
+	ok($m->{viewport_meta} && $m->{inner_width} == $w, "$w px: a viewport tag, the page laid out $w px wide " .
+	   "(not $m->{inner_width})");
+	ok($m->{scroll_width} <= $m->{inner_width}, "$w px: no horizontal overflow of the page " .
+	   "(scrollWidth $m->{scroll_width}, innerWidth $m->{inner_width})");
+	my @out = grep { $_->{left} < 0 || $_->{right} > $w } @{$m->{sections}};
+	ok(@{$m->{sections}} == @sections && !@out, "$w px: every panel within the window") or
+		diag(join(', ', map { "$_->{id} $_->{left}..$_->{right}" } @out));
+	@out = grep { $_->{box_right} > $_->{section_right} } @{$m->{tables}};
+	ok(@{$m->{tables}} >= 4 && !@out, "$w px: every table within its panel") or
+		diag(join(', ', map { "$_->{section} $_->{box_right} > $_->{section_right}" } @out));
+	my @small = grep { $_->{text_px} < 8 || $_->{box_right} > $w } @{$m->{charts}};
+	ok(@{$m->{charts}} == keys %chart_min && !@small,
+	   "$w px: every chart within the window, its text 8 px or more: " .
+	   join(', ', map { "$_->{id} $_->{width} px wide, text $_->{text_px} px" } @{$m->{charts}}));
+	is_deeply($m->{messages}, [], "$w px: no console message, no request");
+	my %sec = map { $_->{id} => $_ } @{$m->{sections}};
+	if ($w < 600) {
+		ok($sec{heatmap}{left} == $sec{causes}{left} && $sec{heatmap}{top} > $sec{causes}{top},
+		   "$w px: the two-column grids are one column");
+		ok(grep({ $_->{scrolls} } @{$m->{tables}}) && grep({ $_->{scrolls} } @{$m->{charts}}),
+		   "$w px: the wide tables and charts scroll inside their panel");
+	} else {
+		ok($sec{heatmap}{left} > $sec{causes}{right} && $sec{heatmap}{top} == $sec{causes}{top},
+		   "$w px: the grids have two columns");
+		ok(!grep({ $_->{scrolls} } @{$m->{tables}}, @{$m->{charts}}), "$w px: nothing needs to scroll");
+		ok(!grep({ $_->{text_px} < 11 } @{$m->{charts}}), "$w px: the charts at their full size");
+	}
+	my ($all, $ink, $colored) = pixels($m->{screenshot});
+	my ($pw) = png_rows($m->{screenshot});
+	ok(($pw // 0) == $w && $ink > $all * 0.05 && $colored >= 10000,
+	   "$w px: the screenshot $m->{screenshot} is $w px wide, with ink and colored data");
+}
+ok(@layout == 2, 'the layout was measured at both widths');
 
 # ---- bad input ------------------------------------------------------------------------
 
