@@ -121,9 +121,10 @@ sub header {
 
 {
 	my ($h, $cn) = header(version => '1.0.0', causes => [['try_to_wake_up'], ['detach_tasks']]);
+	# CPU 3 is only ever a destination; each task goes to CPUs 1, 2, 3.
 	my $b = ts(0) . " 0 . . 10 5 : alpha\n";
 	for my $i (1 .. 40) {
-		my ($f, $t) = ($i % 4, ($i + 1) % 4);
+		my ($f, $t) = ($i % 3, $i % 3 + 1);
 		$b .= sprintf("%s %d %d %d %d %d\n", ts($i * 1e8), $t, $f, $t, 10 + $i % 2, 1 + $i % 2);
 	}
 	my $trace = write_file('v10.trace', $h . $b);
@@ -132,11 +133,43 @@ sub header {
 	is($err, '', 'format 1.0 without nr_cpus: no warning') or diag($err);
 	like($page, qr/CPU 0 at the bottom, CPU 3 at the top/, 'the timeline\'s axis: CPU 3 at the top');
 	my ($tl) = $page =~ /(<svg id="chart-timeline".*?<\/svg>)/s;
+	# Lane L spans 10 + 46 L to 56 + 46 L; CPU C is drawn 40 - 34 C / 3
+	# below its top: CPU 0 at the bottom, 3 at the top.
 	my %cy = map { $_ => 1 } ($tl // '') =~ /<circle class="move" cx="[\d.]+" cy="([\d.]+)"/g;
-	is(scalar(keys %cy), 4, 'its dots stand at the height of their CPU: 2 heights in each of the 2 lanes');
+	my %want = map { my $l = $_; map { sprintf('%.1f', 10 + 46 * $l + 40 - 34 * $_ / 3) => 1 } 1 .. 3 } 0, 1;
+	is_deeply([sort keys %cy], [sort keys %want], 'its dots stand at the height of their CPU in each lane');
+	my @ticks = ($tl // '') =~ /<text class="cpu"[^>]*>(\d+)</g;
+	is("@ticks", '0 1 2 3 0 1 2 3', 'each lane has a tick for each of the 4 CPUs');
+	# Without a stat: a move every 0.1 s, by turns of the two causes, in
+	# intervals of 0.05 s: each cause 20 per second in its intervals.
+	my ($rates) = $page =~ /(<svg id="chart-rates".*?<\/svg>)/s;
+	my @y = ($rates // '') =~ /text-anchor="end" fill="#444">([\d.]+)</g;
+	is($y[-1], 20, 'without a stat, the rate chart from the trace: 20 per second at the top') or diag("@y");
+	like($page, qr/from the trace, 40 migrations counted in 80 intervals of 0\.05 s/,
+	     'its note: 40 moves in 80 intervals of 0.05 s');
 	like($page, qr/<div class="k">CPUs<\/div><div class="v">4<\/div>/, 'the facts: 4 CPUs, from the records');
 	my ($hm) = $page =~ /(<svg id="chart-heatmap".*?<\/svg>)/s;
 	is(scalar(() = ($hm // '') =~ /<rect class="cell"/g), 16, 'the heatmap: 4 x 4 cells');
+}
+
+# ---- nothing moved, in 8 s ----------------------------------------------------------------
+
+{
+	my ($h, $cn, $rn, $k) = header(version => '1.2.0', nr_cpus => 2, causes => [['try_to_wake_up', 'wake_affine']]);
+	my $trace = write_file('empty.trace', $h . ts(0) . " 0 . . 10 " . ($k - 3) . " : alpha\n" .
+			       ts(8e9) . " 0 . . 1 " . ($k - 1) . " 0x00000002\n");
+	my $stat = write_file('empty.stat', "# version 1.2.0\n# period_msec 100\n# ts_field 1\n# nr_cpus 2\n" .
+			      "# dropped 0\n# field 2 try_to_wake_up\n# field 3 migrate\n" .
+			      join('', map { sprintf("%d.%d00 0 0\n", $_ / 10, $_ % 10) } 0 .. 79));
+	my ($rc, $page, $err) = run("$report -o - $trace $stat");
+	ok($rc == 0 && $err eq '', 'an empty trace and stat of 8 s: the report is written') or diag($err);
+	my ($rates) = $page =~ /(<svg id="chart-rates".*?<\/svg>)/s;
+	my @x = ($rates // '') =~ /text-anchor="middle" fill="#444">([\d.]+)</g;
+	is($x[-1], 8, 'the rate chart\'s time axis spans the stat, 8 s') or diag("@x");
+	for my $id (qw(rates timeline)) {
+		my ($svg) = $page =~ /(<svg id="chart-$id".*?<\/svg>)/s;
+		like($svg // '', qr/>No migration</, "the $id chart says \"No migration\"");
+	}
 }
 
 # ---- records lost in the body ------------------------------------------------------------------
