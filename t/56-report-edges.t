@@ -148,6 +148,7 @@ sub header {
 	like($page, qr/from the trace, 40 migrations counted in 80 intervals of 0\.05 s/,
 	     'its note: 40 moves in 80 intervals of 0.05 s');
 	like($page, qr/<div class="k">CPUs<\/div><div class="v">4<\/div>/, 'the facts: 4 CPUs, from the records');
+	like($page, qr/<h2>Busiest tasks \(2 of 2 that moved\)<\/h2>/, 'the busiest tasks: 2 of the 2 that moved, not 8 of 2');
 	my ($hm) = $page =~ /(<svg id="chart-heatmap".*?<\/svg>)/s;
 	is(scalar(() = ($hm // '') =~ /<rect class="cell"/g), 16, 'the heatmap: 4 x 4 cells');
 }
