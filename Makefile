@@ -42,7 +42,7 @@ help:
 
 # Stamp files: deps once per machine state, the tree on any change.
 deps: $(B)/.deps
-$(B)/.deps: $(H)/deps.sh
+$(B)/.deps: $(H)/deps.sh $(H)/node/package-lock.json
 	@mkdir -p $(B)
 	@$(H)/deps.sh
 	@touch $@
