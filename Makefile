@@ -25,7 +25,7 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites mutants \
 	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only \
-	guest-topo-only mutants-kernel
+	guest-topo-only mutants-kernel sample
 
 all: kernel initramfs
 
@@ -37,11 +37,12 @@ help:
 	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
 	@echo "make mutants  mutation testing of the analysis tools' tests (out/mutants.txt)"
+	@echo "make sample  doc/sample/: a small trace and stat cut from make run's out/run/"
 	@echo "make clean   remove build/ and out/"
 
 # Stamp files: deps once per machine state, the tree on any change.
 deps: $(B)/.deps
-$(B)/.deps: $(H)/deps.sh
+$(B)/.deps: $(H)/deps.sh $(H)/node/package-lock.json
 	@mkdir -p $(B)
 	@$(H)/deps.sh
 	@touch $@
@@ -213,6 +214,14 @@ guest-peers: | guest-topo
 mutants-kernel: kernel $(B)/initramfs.cpio
 	@JOBS=$(JOBS) CHECK_TIMEOUT=$(CHECK_TIMEOUT) TOPO_QEMU="$(TOPO_QEMU)" \
 		TOPO_SMP="$(TOPO_SMP)" $(H)/mutants-kernel.sh $(TOP) $(MUTANTS)
+
+# make sample: doc/sample/trace and doc/sample/stat, the data the README's
+# commands try the tools on: the first 3 s (at most 256 KiB) of a make run
+# guest's out/run/trace and out/run/stat, each line as the kernel wrote
+# it (harness/mksample.pl).  It needs only those two files: run make run
+# first, then commit doc/sample/.
+sample:
+	@perl $(H)/mksample.pl --seconds 3 --max_kib 256 $(OUT)/run/trace $(OUT)/run/stat $(TOP)/doc/sample
 
 # make check: host checks, every configuration, the guest runs, one prove.
 check:

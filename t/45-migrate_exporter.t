@@ -397,4 +397,145 @@ my $t1 = time();
 my $dt = time() - $t1;
 ok($rc == 0 && $dt >= 0.4 && $dt < 5 && -s "$dir/loop.prom", sprintf('--interval 0.2 --count 3 reads 3 times (%.1f s)', $dt))
 	or diag($err);
+
+# ==== the fleet's dashboard and alert rules ===================================================
+#
+# Documentation/trace/migrate_trace_lite.grafana.json and the alert rules
+# of migrate_trace_lite.rules.yml, against a real Prometheus that scrapes
+# the exporter's series (stat, trace with topology and losses, enable)
+# through a real node_exporter: every query of the dashboard evaluates
+# without error and returns data, with values that are what the inputs
+# say; every rule evaluates without error; the loss alerts fire on
+# losses, the not-collecting alert is pending once enable reads 0, the
+# stalled and stale ones stay quiet while the stat grows.
+{
+	my $dash_file = "$top/Documentation/trace/migrate_trace_lite.grafana.json";
+	my $dash = eval { decode_json(slurp($dash_file)) };
+	ok($dash && @{$dash->{panels} // []}, 'the dashboard is JSON with panels') or diag($@);
+	my @q;	# [panel title, query]
+	for my $p (@{$dash->{panels} // []}) {
+		push @q, map { [$p->{title}, $_->{expr}] } grep { $_->{expr} } @{$p->{targets} // []};
+	}
+	for my $v (@{$dash->{templating}{list} // []}) {
+		push @q, ["variable $v->{name}", $1] if ($v->{definition} // '') =~ /^label_values\((\w+)/;
+	}
+	my %topics = map { $_ => 0 } qw(cause reason cross_llc lost collecting restarts);
+	for (@q) {
+		my $e = $_->[1];
+		$topics{cause}++ if $e =~ /migrations_total/ && $e =~ /\bcause\b/;
+		$topics{reason}++ if $e =~ /migrations_total/ && $e =~ /\breason\b/;
+		$topics{cross_llc}++ if $e =~ /topology_migrations_total\{[^}]*cross_llc/;
+		$topics{lost}++ if $e =~ /dropped_total|trace_lost_total/;
+		$topics{collecting}++ if $e =~ /_collecting\b/;
+		$topics{restarts}++ if $e =~ /restarts_total/;
+	}
+	ok(!grep({ !$topics{$_} } keys %topics), 'the dashboard shows rates per cause and reason, the cross-LLC ' .
+	   'share, lost records, collecting and restarts: ' . join(', ', map { "$_ $topics{$_}" } sort keys %topics));
+	my $rules_text = slurp($rules);
+	my @alerts = $rules_text =~ /^\s*- alert: (\w+)/mg;
+	ok((grep { /Dropped|Lost/ } @alerts) && (grep { /NotCollecting/ } @alerts),
+	   "the rules have alerts on losses and on a stat not collecting: @alerts");
+
+	# The inputs: the stat with 40 periods, then 75 and 7 dropped; the
+	# topology trace with 5 events lost, then 9; enable 1, at the end 0.
+	my $fstat = "$dir/fleet.stat";
+	my $ftrace = "$dir/fleet.trace";
+	my $fenable = "$dir/fleet.enable";
+	my ($head, $body) = $tr =~ /\A(.*?^)(0x.*)\z/ms;
+	put($fstat, $header . rows(0, 40));
+	put($ftrace, $tr);
+	put($fenable, "1\n");
+	my $ftf = "$dir/fleet-textfile";
+	mkdir($ftf) or die;
+	my $fprom = "$ftf/$NS.prom";
+	my $export = sub {
+		my ($rc, undef, $err) = run("--stat $fstat --trace $ftrace --enable $fenable -o $fprom");
+		return $rc == 0 || diag($err);
+	};
+	ok($export->(), 'the exporter writes the stat, the trace and enable');
+	alarm(150);
+	my ($ne, $pp) = (free_port(), free_port());
+	start("$dir/fleet-ne.log", 'prometheus-node-exporter', "--web.listen-address=127.0.0.1:$ne",
+	      '--collector.disable-defaults', '--collector.textfile', "--collector.textfile.directory=$ftf");
+	put("$dir/fleet.yml", "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - $rules\n" .
+	    "scrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ['127.0.0.1:$ne']\n");
+	start("$dir/fleet-prom.log", 'prometheus', "--config.file=$dir/fleet.yml", "--storage.tsdb.path=$dir/fleet-tsdb",
+	      "--web.listen-address=127.0.0.1:$pp", '--log.level=warn');
+	# Prometheus's answer to the instant query Q: (error or '', results).
+	my $api = sub {
+		my ($q) = @_;
+		my $r = $http->post_form("http://127.0.0.1:$pp/api/v1/query", { query => $q });
+		my $j = eval { decode_json($r->{content}) } // {};
+		return (($j->{status} // '') eq 'success' ? '' : ($j->{error} // "HTTP $r->{status}"),
+			$j->{data}{result} // []);
+	};
+	my $periods = sub { my (undef, $r) = $api->("${NS}_periods"); @$r ? $r->[0]{value}[1] : -1 };
+	ok(wait_for('fleet', 40, sub { $periods->() == 40 }), 'Prometheus scraped the first export') or
+		diag(slurp("$dir/fleet-ne.log") . slurp("$dir/fleet-prom.log"));
+	sleep(3);
+	(my $h7 = $header) =~ s/^# dropped 0$/# dropped 7/m;
+	put($fstat, $h7 . rows(0, 40) . rows(40, 75));
+	my $more = join('', map { sprintf("0x%016x %d %d %d 77 1\n", 0x10000 + $_, ($_ + 1) % 4, $_ % 4, ($_ + 1) % 4) }
+			0 .. 99);
+	put($ftrace, ($head =~ s/^# dropped 2$/# dropped 6/mr) . $body . $more);
+	ok($export->(), 'the exporter writes 35 more periods, 7 dropped, 100 more moves, 4 more lost');
+	ok(wait_for('fleet', 30, sub { $periods->() == 75 }), 'Prometheus scraped the second export');
+	sleep(3);
+
+	# The dashboard's queries, its variables as Grafana sets them.
+	for my $q (@q) {
+		my ($title, $e) = @$q;
+		(my $x = $e) =~ s/\$__rate_interval/30s/g;
+		$x =~ s/\$instance/.*/g;
+		my ($error, $res) = $api->($x);
+		my @v = map { $_->{value}[1] } @$res;
+		ok($error eq '' && @v && !grep({ !/^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i } @v),
+		   "dashboard, $title: '$e' returns " . scalar(@v) . " series of numbers") or diag("$error: @v");
+	}
+	my $value = sub { my (undef, $r) = $api->($_[0]); @$r ? $r->[0]{value}[1] : 'none' };
+	my %cls;
+	for (split /\n/, slurp($fprom)) {
+		$cls{$1} = $2 if /^${NS}_topology_migrations_total\{class="(\w+)"\} (\d+)$/;
+	}
+	my ($share_q) = map { $_->[1] } grep { $_->[1] =~ /cross_llc/ && $_->[1] =~ m@\) / sum@ } @q;
+	my $share = $value->(($share_q // 'none') =~ s/\$__rate_interval/30s/gr =~ s/\$instance/.*/gr);
+	# Of the 100 new moves, CPU 1 to 2 stays in the LLC, 2 to 3 and 3 to 0
+	# cross nodes, 0 to 1 stays in the core: half leave their LLC.
+	ok($share ne 'none' && abs($share - 0.5) < 1e-6, "the cross-LLC share of the last 30 s: $share, the new moves' 0.5");
+	my ($lost_q) = map { $_->[1] } grep { $_->[1] =~ /trace_lost_total/ } @q;
+	my $lost = $value->(($lost_q // 'none') =~ s/\$__rate_interval/30s/gr =~ s/\$instance/.*/gr);
+	ok($lost ne 'none' && $lost >= 4, "the trace's losses show: $lost in the last 30 s (4 lost)");
+	is($value->("${NS}_collecting"), 1, 'collecting is 1');
+
+	# The rules: every one evaluated without error; the loss alerts fire.
+	my $rules_ok = wait_for('rules', 20, sub {
+		my $j = eval { decode_json($http->get("http://127.0.0.1:$pp/api/v1/rules")->{content}) } // {};
+		my @r = map { @{$_->{rules}} } @{$j->{data}{groups} // []};
+		my @bad = grep { $_->{health} ne 'ok' } @r;
+		@r == 2 + @alerts && !@bad ? \@r : undef });
+	ok($rules_ok, 'Prometheus evaluates every rule of the file without error');
+	my $alerts_now = sub {
+		my $j = eval { decode_json($http->get("http://127.0.0.1:$pp/api/v1/alerts")->{content}) } // {};
+		return { map { $_->{labels}{alertname} => $_->{state} } @{$j->{data}{alerts} // []} };
+	};
+	my $firing = wait_for('alerts', 20, sub {
+		my $a = $alerts_now->();
+		($a->{MigrateTraceLiteStatDropped} // '') eq 'firing' &&
+			($a->{MigrateTraceLiteTraceLost} // '') eq 'firing' ? $a : undef });
+	ok($firing, 'the loss alerts fire: ' . join(', ', map { "$_ $firing->{$_}" } sort keys %{$firing // {}}));
+	ok($firing && !grep({ $firing->{$_} } qw(MigrateTraceLiteNotCollecting MigrateTraceLiteStatStalled
+						MigrateTraceLiteExporterStale)),
+	   'a stat that collects and grows, an exporter that writes: no other alert');
+	my (undef, $mt) = $api->(qq{node_textfile_mtime_seconds{file=~".*migrate_trace_lite[.]prom"}});
+	is(scalar(@$mt), 1, 'the staleness alert\'s selector finds node_exporter\'s mtime of the file');
+
+	put($fenable, "0\n");
+	ok($export->(), 'the exporter writes enable 0');
+	my $pending = wait_for('alerts', 20, sub {
+		my $a = $alerts_now->();
+		($a->{MigrateTraceLiteNotCollecting} // '') eq 'pending' ? $a : undef });
+	ok($pending, 'a stat that stopped collecting: its alert is pending (it fires after 10 minutes)');
+	stop_all();
+	alarm(0);
+}
 done_testing();

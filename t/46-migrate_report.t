@@ -6,8 +6,16 @@
 # the page refers to nothing outside itself; a screenshot at 1366x768 is
 # not blank and shows colored data; each chart drawn alone has colored
 # data where the same chart of a run without migrations has only axes.
+# The charts' axes span their data (an empty stat of 8 s too), an empty
+# chart says "No migration", a page without a stat has a rate chart from
+# the trace, the timeline has a tick at its end and CPU ticks.  Through
+# puppeteer-core (t/report-layout.js), the page laid out at 360 and 1600
+# px: no horizontal overflow, one column on the phone, tables and charts
+# scrolling inside their panels, chart text 8 px or more; screenshots in
+# out/report-360.png and out/report-1600.png.
 use strict;
 use warnings;
+no warnings 'portable';
 use Test::More;
 use File::Temp qw(tempdir);
 use Time::HiRes qw(time);
@@ -223,6 +231,101 @@ for my $id (sort keys %chart_min) {
 	   " colored pixels of data (an empty one: $empty->{$id})");
 }
 
+# ---- the charts' axes, and charts with nothing to draw -----------------------------------
+
+# The SVG element ID of page HTML.
+sub svg_of {
+	my ($html, $id) = @_;
+	my ($svg) = $html =~ /(<svg id="$id".*?<\/svg>)/s;
+	return $svg // '';
+}
+
+# The labels of a chart's time axis (centered numbers), in order.
+sub x_labels {
+	return $_[0] =~ /<text x="[\d.]+" y="\d+" text-anchor="middle" fill="#444">([\d.]+)<\/text>/g;
+}
+
+my $empty_html = slurp("$dir/empty.html");
+my @xl = x_labels(svg_of($empty_html, 'chart-rates'));
+is($xl[-1], 8, 'an empty stat of 8 s: the rate chart\'s time axis ends at 8 s, its real span') or diag("@xl");
+like(svg_of($empty_html, 'chart-rates'), qr/>No migration</, 'an empty stat: the rate chart says "No migration"');
+like(svg_of($empty_html, 'chart-timeline'), qr/>No migration</, 'an empty trace: the timeline says "No migration"');
+
+$out = `$report -o $dir/nostat.html $dir/run.trace 2>&1`;
+my $rates = svg_of(slurp("$dir/nostat.html"), 'chart-rates');
+is(scalar(() = $rates =~ /<polygon class="area"/g), $stat_causes,
+   "without a stat: the rate chart, from the trace, stacks the $stat_causes causes that moved tasks") or diag($out);
+is_deeply({ $rates =~ /fill="#222">(\w+)  (\d+)<\/text>/g },
+	  { map { $_->[0] => $want->{$_->[0]} } grep { $want->{$_->[0]} } @causes },
+	  'without a stat: its key gives the moves of each cause in the trace');
+@xl = x_labels($rates);
+is($xl[-1], 8, 'without a stat: its time axis spans the trace, 8 s') or diag("@xl");
+
+# The run cut at 7.3 s: its timeline ends between two round ticks.
+my $cut = join('', grep { !/^0x(\w+)/ || hex($1) < 5_000_000_000 + 7.3e9 } split /^/, slurp("$dir/run.trace"));
+put("$dir/cut.trace", $cut);
+my ($last) = $cut =~ /^0x(\w+) [^\n]*\n\z/m;
+my $end = sprintf('%.2f', (hex($last) - 5_000_000_000) / 1e9);
+`$report -o $dir/cut.html $dir/cut.trace`;
+my $tl = svg_of(slurp("$dir/cut.html"), 'chart-timeline');
+@xl = x_labels($tl);
+ok($xl[-1] eq $end && $tl =~ /<line x1="1030\.0" x2="1030\.0" y1="\d+" y2="\d+"/,
+   "a timeline of $end s: a tick at its end, labelled $end") or diag("@xl");
+my @cpu_ticks = $tl =~ /<text class="cpu"[^>]*>(\d+)<\/text>/g;
+is("@cpu_ticks", join(' ', (0 .. 3) x 8), 'the timeline: each of its 8 lanes has a tick for each of the 4 CPUs');
+
+# ---- the page on a phone and on a wide screen -------------------------------------------
+
+# puppeteer-core (harness/deps.sh installs it in build/node) lays the
+# page out in Chromium at 360 and 1600 px and measures it
+# (t/report-layout.js); the screenshots go to out/report-WIDTH.png.
+my $modules = "$top/build/node/node_modules";
+my @layout;
+if (!-f "$modules/puppeteer-core/package.json" || !`command -v node 2>/dev/null`) {
+	fail("puppeteer-core is not in build/node: run harness/deps.sh (make deps) first");
+} else {
+	mkdir("$top/out");
+	my $json = `node $FindBin::RealBin/report-layout.js $modules $page $top/out 360 1600 2>$dir/layout.err`;
+	ok($? == 0, 'puppeteer-core drove Chromium at 360 and 1600 px') or diag(slurp("$dir/layout.err"));
+	require JSON::PP;
+	@layout = map { JSON::PP::decode_json($_) } grep { /^\{/ } split /\n/, $json // '';
+}
+for my $m (@layout) {
+	my $w = $m->{width};
+	ok($m->{viewport_meta} && $m->{inner_width} == $w, "$w px: a viewport tag, the page laid out $w px wide " .
+	   "(not $m->{inner_width})");
+	ok($m->{scroll_width} <= $m->{inner_width}, "$w px: no horizontal overflow of the page " .
+	   "(scrollWidth $m->{scroll_width}, innerWidth $m->{inner_width})");
+	my @out = grep { $_->{left} < 0 || $_->{right} > $w } @{$m->{sections}};
+	ok(@{$m->{sections}} == @sections && !@out, "$w px: every panel within the window") or
+		diag(join(', ', map { "$_->{id} $_->{left}..$_->{right}" } @out));
+	@out = grep { $_->{box_right} > $_->{section_right} } @{$m->{tables}};
+	ok(@{$m->{tables}} >= 4 && !@out, "$w px: every table within its panel") or
+		diag(join(', ', map { "$_->{section} $_->{box_right} > $_->{section_right}" } @out));
+	my @small = grep { $_->{text_px} < 8 || $_->{box_right} > $w } @{$m->{charts}};
+	ok(@{$m->{charts}} == keys %chart_min && !@small,
+	   "$w px: every chart within the window, its text 8 px or more: " .
+	   join(', ', map { "$_->{id} $_->{width} px wide, text $_->{text_px} px" } @{$m->{charts}}));
+	is_deeply($m->{messages}, [], "$w px: no console message, no request");
+	my %sec = map { $_->{id} => $_ } @{$m->{sections}};
+	if ($w < 600) {
+		ok($sec{heatmap}{left} == $sec{causes}{left} && $sec{heatmap}{top} > $sec{causes}{top},
+		   "$w px: the two-column grids are one column");
+		ok(grep({ $_->{scrolls} } @{$m->{tables}}) && grep({ $_->{scrolls} } @{$m->{charts}}),
+		   "$w px: the wide tables and charts scroll inside their panel");
+	} else {
+		ok($sec{heatmap}{left} > $sec{causes}{right} && $sec{heatmap}{top} == $sec{causes}{top},
+		   "$w px: the grids have two columns");
+		ok(!grep({ $_->{scrolls} } @{$m->{tables}}, @{$m->{charts}}), "$w px: nothing needs to scroll");
+		ok(!grep({ $_->{text_px} < 11 } @{$m->{charts}}), "$w px: the charts at their full size");
+	}
+	my ($all, $ink, $colored) = pixels($m->{screenshot});
+	my ($pw) = png_rows($m->{screenshot});
+	ok(($pw // 0) == $w && $ink > $all * 0.05 && $colored >= 10000,
+	   "$w px: the screenshot $m->{screenshot} is $w px wide, with ink and colored data");
+}
+ok(@layout == 2, 'the layout was measured at both widths');
+
 # ---- bad input ------------------------------------------------------------------------
 
 put("$dir/bad.trace", slurp("$dir/run.trace") . "0xzz 1 2 3\n");
@@ -259,5 +362,5 @@ SKIP: {
 	ok(!grep({ ($g->{$_} // 0) < 500 } keys %chart_min),
 	   'its charts have data: ' . join(', ', map { "$_ " . ($g->{$_} // 0) } sort keys %chart_min));
 }
-ok(time() - $t0 < 150, sprintf('the test took %.0f s', time() - $t0));
+ok(time() - $t0 < 200, sprintf('the test took %.0f s', time() - $t0));
 done_testing();

@@ -60,9 +60,13 @@ sub num {
 	return $v >= 1000 ? sprintf('%.0f', $v) : $v == int($v) ? $v : sprintf('%.3g', $v);
 }
 
+# The element's opening, W x H: it fills its box up to W pixels wide and
+# shrinks with it down to three quarters of W (12-pixel text at 9), so
+# that a narrower box scrolls it sideways rather than shrink its text.
 sub svg_open {
 	my ($id, $w, $h, $label) = @_;
 	return qq{<svg id="$id" class="chart" viewBox="0 0 $w $h" width="$w" height="$h" } .
+		sprintf(qq{style="max-width:%dpx;min-width:%dpx" }, $w, $w * 3 / 4) .
 		qq{role="img" aria-label="} . esc($label) . qq{" } .
 		qq{font-family="sans-serif" font-size="12">\n} .
 		qq{<rect width="$w" height="$h" fill="#fff"/>\n};
@@ -98,6 +102,7 @@ sub axes {
 }
 
 # SERIES ([name, color, [rate of each period]]), PERIOD seconds each,
+# PERIODS of them (the time axis spans them all, even with no series),
 # stacked in their order, the first at the bottom; at most about 600
 # points across (periods averaged in buckets beyond that).  A key at the
 # right names each series with its TOTALS entry (a label).
@@ -105,7 +110,7 @@ sub stacked_rates {
 	my (%a) = @_;
 	my ($id, $series, $period) = @a{qw(id series period)};
 	my ($w, $h, $x0, $y0, $pw, $ph) = (1200, 330, 64, 14, 860, 262);
-	my $n = @$series ? scalar(@{$series->[0][2]}) : 0;
+	my $n = $a{periods} // (@$series ? scalar(@{$series->[0][2]}) : 0);
 	my $per = $n > 600 ? int(($n + 599) / 600) : 1;
 	my $nb = $n ? int(($n + $per - 1) / $per) : 0;
 	my (@cum, $max);
@@ -133,6 +138,7 @@ sub stacked_rates {
 		     xmax => $span, xlabel => $a{xlabel} // 'seconds', ylabel => $a{ylabel} // 'per second');
 	my $x = sub { $x0 + $pw * ($_[0] + 0.5) * $per * $period / $span };
 	my $y = sub { $y0 + $ph - $ph * $_[0] / $ytop };
+	$svg .= nothing($x0 + $pw / 2, $y0 + $ph / 2) unless grep { $_ > 0 } @base;
 	for my $i (0 .. $#$series) {
 		my ($lo, $hi) = @{$cum[$i]};
 		next unless grep { $hi->[$_] > $lo->[$_] } 0 .. $nb - 1;
@@ -218,11 +224,20 @@ sub heat {
 	return '#7f2704';
 }
 
+# "No migration", centered at X, Y: a chart with nothing to draw says so.
+sub nothing {
+	my ($x, $y) = @_;
+	return sprintf(qq{<text class="nothing" x="%d" y="%d" text-anchor="middle" font-size="16" fill="#8a6d00">} .
+		       qq{No migration</text>\n}, $x, $y);
+}
+
 sub MAX_MOVES () { 5000 }
 
 # LANES ([label, [[t, cpu], ...] the CPU it moved to at t, first entry
 # at t 0 the CPU before its first move, [[t, cpu, color], ...] the moves]),
-# NCPUS, END seconds; KEY: [name, color] of the causes drawn.
+# NCPUS, END seconds; KEY: [name, color] of the causes drawn.  The time
+# axis has round ticks and one at END; each lane has its CPUs' ticks at
+# the right (every CPU up to 8, else 0, the middle and the last).
 sub timeline {
 	my (%a) = @_;
 	my ($id, $lanes, $ncpus, $end) = @a{qw(id lanes ncpus end)};
@@ -240,6 +255,11 @@ sub timeline {
 				$l % 2 ? '#f6f1e7' : '#e9eff7');
 		$svg .= sprintf(qq{<text x="%d" y="%d" text-anchor="end" fill="#222">%s</text>\n},
 				$x0 - 8, $top + $lh / 2 + 4, esc($label));
+		for my $c ($ncpus <= 8 ? 0 .. $ncpus - 1 : (0, int(($ncpus - 1) / 2), $ncpus - 1)) {
+			$svg .= sprintf(qq{<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#999"/>} .
+					qq{<text class="cpu" x="%d" y="%.1f" font-size="11" fill="#666">%d</text>\n},
+					$x0 + $pw, $x0 + $pw + 3, $y->($c), $y->($c), $x0 + $pw + 5, $y->($c) + 4, $c);
+		}
 		# A lane of more moves than MAX_MOVES draws what a pixel shows:
 		# one dot per pixel, CPU and cause, a point of the line once.
 		my $dense = @$moves > MAX_MOVES;
@@ -263,11 +283,19 @@ sub timeline {
 		}
 	}
 	my $ay = $y0 + $nl * $lh;
+	$svg .= nothing($x0 + $pw / 2, $y0 + $lh / 2 + 6) unless @$lanes;
 	my ($xstep) = ticks($end);
+	my @v;
 	for (my $v = 0; $v <= $end + 1e-9; $v += $xstep) {
+		push @v, $v;
+	}
+	# The end has a tick of its own; a round one too close to it goes.
+	pop @v if @v && $x->($end) - $x->($v[-1]) < 40;
+	for my $v (@v, $end) {
 		$svg .= sprintf(qq{<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#999"/>\n} .
 				qq{<text x="%.1f" y="%d" text-anchor="middle" fill="#444">%s</text>\n},
-				$x->($v), $x->($v), $ay, $ay + 4, $x->($v), $ay + 17, num($v));
+				$x->($v), $x->($v), $ay, $ay + 4, $x->($v), $ay + 17,
+				$v == $end && $v != int($v) ? sprintf('%.2f', $v) : num($v));
 	}
 	$svg .= sprintf(qq{<text x="%d" y="%d" text-anchor="middle" fill="#444">seconds (in a lane: CPU 0 at the bottom, CPU %d at the top)</text>\n},
 			$x0 + $pw / 2, $ay + 34, $ncpus - 1);
