@@ -118,7 +118,7 @@ is($migs, $lines, "migrate_stats counts the trace's $lines migration lines");
 like(slurp("$dir/sample.html"), qr/<div class="k">migrations<\/div><div class="v">$lines<\/div>/,
      'the report\'s card: the same count');
 my $exported = 0;
-$exported += $1 for $out{migrate_exporter} =~ /^migrate_trace_lite_migrations_total\{[^}]*\} (\d+)$/mg;
+$exported += $_ for $out{migrate_exporter} =~ /^migrate_trace_lite_migrations_total\{[^}]*\} (\d+)$/mg;
 my $stat_migs = 0;
 my @f = map { /^# field (\d+) migrate$/ ? $1 : () } split /^/, $sh;
 $stat_migs += (split ' ')[$f[0] - 1] for grep { !/^#/ && /\S/ } split /^/, slurp($stat);
