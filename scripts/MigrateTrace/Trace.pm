@@ -21,7 +21,8 @@ use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class topo_classes);
-use MigrateTrace::Format qw(new_header header_line header_done check_migration event_of);
+use MigrateTrace::Format qw(new_header header_line header_done check_migration event_of
+			    lost_counts);
 
 our @EXPORT_OK = qw(make_filters new_trace open_trace read_events read_trace lost_counts);
 
@@ -660,15 +661,6 @@ sub read_trace {
 	$tr->{opt}{topology} = 1 if %{$tr->{topo}};
 	read_events($tr);
 	return $tr;
-}
-
-# What a trace read lost: (events, dropped, overwritten, gaps), events
-# being dropped plus overwritten or the sum of the lost lines if larger,
-# as --stats prints them.
-sub lost_counts {
-	my ($tr) = @_;
-	my ($d, $o) = ($tr->{lost_hdr}{dropped} // 0, $tr->{lost_hdr}{overwritten} // 0);
-	return ($d + $o > $tr->{lost_lines} ? $d + $o : $tr->{lost_lines}, $d, $o, $tr->{lost_gaps});
 }
 
 1;
