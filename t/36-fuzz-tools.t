@@ -277,14 +277,22 @@ sub stat_check {
 	my $tsf = $h{ts_field} ? $h{ts_field}[0] : 1;
 	return 0 if $field{$tsf};
 	my ($cols) = sort { $b <=> $a } $tsf, keys %field;
+	my $prev;
 	for my $raw (@l[$i .. $#l]) {
 		my $line = no_cr($raw) // return 0;
 		my @w = split ' ', $line;
-		next if !@w || substr($line, 0, 1) eq '#';
+		next if !@w;
+		# No header line after the first row; rows in strictly
+		# increasing time.
+		return 0 if substr($line, 0, 1) eq '#';
 		return 0 unless @w == $cols;
 		for my $c (1 .. $cols) {
 			return 0 unless decimal($w[$c - 1], $c == $tsf ? 12 : 18);
 		}
+		my ($int, $frac) = split /\./, $w[$tsf - 1];
+		my $t = sprintf("%012d", $int) . substr(($frac // '') . '0' x 9, 0, 9);
+		return 0 if defined $prev && $t le $prev;
+		$prev = $t;
 		next unless $gmt;
 		my ($s, $us) = @{$h{gettimeofday}};
 		return 0 if $s * 1000 + int(($us + 500) / 1000) + int($w[$tsf - 1] * 1000 + 0.5) > 253402300799999;
