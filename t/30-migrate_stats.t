@@ -132,6 +132,39 @@ for my $b (@bad) {
 	     'the modules answer: series, ping-pongs, summaries');
 }
 
+# ---- several files: one trace, under the first file's header -------------------
+# A later file's header may repeat the first's (or be absent); one that
+# names a cause, reason or kind otherwise, or another nr_cpus, is refused
+# with one line: its events would be counted under the first's names.
+{
+	my $h1 = "# version 1.2.0\n# nr_cpus 4\n# cause 1 try_to_wake_up\n# cause 2 detach_tasks\n" .
+		"# reason 1 wake_affine\n";
+	my $e = sub { sprintf("0x%016x 0 0 1 7 %d\n", @_) };
+	open(my $fh, '>', "$dir/one") or die;
+	print $fh $h1 . $e->(1, 1) . $e->(2, 2);
+	close($fh);
+	for my $c (['the same header', $h1, ''],
+		   ['no header', '', ''],
+		   ['causes swapped', $h1 =~ s/1 try_to_wake_up\n# cause 2 detach_tasks/1 detach_tasks\n# cause 2 try_to_wake_up/r,
+		    "cause 1 is 'detach_tasks' here, 'try_to_wake_up' there"],
+		   ['a cause more', $h1 . "# cause 3 push_rt_task\n", "cause 3 is 'push_rt_task' here, not named there"],
+		   ['a reason renamed', $h1 =~ s/wake_affine/idle_cpu/r, "reason 1 is 'idle_cpu' here, 'wake_affine' there"],
+		   ['nr_cpus 8', $h1 =~ s/nr_cpus 4/nr_cpus 8/r, "nr_cpus is '8' here, '4' there"]) {
+		my ($name, $h2, $why) = @$c;
+		($rc, $out, $err) = run("--stats $dir/one", $h2 . $e->(3, 1) . $e->(4, 1));
+		if ($why) {
+			is("$rc $err", "2 migrate_stats: $dir/in: its header contradicts that of $dir/one: $why\n",
+			   "a second file with $name: refused, one line");
+		} else {
+			ok($rc == 0 && $out =~ /^try_to_wake_up\s+3\s/m && $out =~ /^detach_tasks\s+1\s/m,
+			   "a second file with $name: its events counted with the first's") or diag("$out$err");
+		}
+	}
+	# A bad line of the second file is named by its own line number.
+	($rc, $out, $err) = run("--stats $dir/one", $h1 . "garbage\n");
+	like($err, qr/^migrate_stats: \Q$dir\E\/in:6: malformed event line$/, 'the second file\'s lines counted from 1');
+}
+
 # The guest's real trace: totals agree with a plain count of its lines.
 # make check's guest leaves it; run alone without it, one plain failure
 # says so (MtTest::guest_file).
