@@ -132,6 +132,23 @@ for my $b (@bad) {
 	     'the modules answer: series, ping-pongs, summaries');
 }
 
+# ---- a series of no period --------------------------------------------------------
+# A trace of a header alone, and a window that never begins: the series'
+# header, a stat of no period that migrate_extract reads (nothing, exit 0).
+for my $c (['a header-only trace', '', "# version 1.2.0\n# nr_cpus 4\n# cause 1 a\n"],
+	   ['a window that never begins', '--begin_mark 9 ',
+	    "# version 1.2.0\n# nr_cpus 4\n# cause 1 a\n0x0000000000000001 0 0 1 7 1\n"]) {
+	my ($name, $opts, $text) = @$c;
+	($rc, $out, $err) = run("--period 5 --period_all $opts", $text);
+	is("$rc $out$err", "0 # version 1.2.0\n# period_msec 1000\n# nr_cpus 4\n# ts_field 1\n# field 2 migrate\n",
+	   "$name, --period 5 --period_all: the series' header alone");
+	open(my $fh, '>', "$dir/series") or die;
+	print $fh $out;
+	close($fh);
+	my $x = `$top/scripts/migrate_extract --extract 2 $dir/series 2>&1`;
+	is("$? $x", '0 ', "$name: migrate_extract reads it, no period");
+}
+
 # ---- several files: one trace, under the first file's header -------------------
 # A later file's header may repeat the first's (or be absent); one that
 # names a cause, reason or kind otherwise, or another nr_cpus, is refused
