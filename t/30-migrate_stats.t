@@ -132,6 +132,16 @@ for my $b (@bad) {
 	     'the modules answer: series, ping-pongs, summaries');
 }
 
+# ---- losses reported only in the body --------------------------------------------------
+# A stream of trace_pipe has no dropped or overwritten line: its lost lines
+# alone (4 and 3, kind 7) are the losses --stats prints.
+($rc, $out, $err) = run('--stats', "# version 1.2.0\n# nr_cpus 2\n# cause 1 a\n# loc 7 lost\n" .
+			"0x0000000000000001 0 0 1 5 1\n0x0000000000000002 1 . . 0 7 4\n" .
+			"0x0000000000000003 0 . . 0 7 3\n");
+ok($rc == 0 && $out =~ /^lost 7 dropped 0 overwritten 0 gaps 2$/m &&
+   $err eq "migrate_stats: warning: the trace lost 7 events (dropped 0, overwritten 0; 2 gaps)\n",
+   'lost lines without a header count: --stats and the warning give 7 in 2 gaps') or diag("$out$err");
+
 # ---- a series of no period --------------------------------------------------------
 # A trace of a header alone, and a window that never begins: the series'
 # header, a stat of no period that migrate_extract reads (nothing, exit 0).

@@ -93,14 +93,14 @@ my $body = join('', map {
 my $ok2 = write_file('ok2.snap', snap(5, 2, 1, 1, 1, 1));
 (my $streamed = $hdr) =~ s/# dropped 0\n# overwritten 0\n//;
 $streamed .= "# loc 8 lost\n";
-# A stream of trace_pipe: no dropped or overwritten line, its loss of 4
-# a 'lost' line in the body (lost records are kind 8 here).
-my $lost_line = sprintf("0x%016x 1 . . 0 8 4\n", $t0 + 30e6);
+# A stream of trace_pipe: no dropped or overwritten line, its losses of 4
+# and 3 'lost' lines in the body (lost records are kind 8 here).
+my $lost_line = sprintf("0x%016x 1 . . 0 8 4\n0x%016x 0 . . 0 8 3\n", $t0 + 30e6, $t0 + 31e6);
 for my $case (['dropped 3 in the header', $hdr =~ s/dropped 0/dropped 3/r . $body, 'dropped 3, overwritten 0, 0 in 0'],
 	      ['overwritten 2 in the header', $hdr =~ s/overwritten 0/overwritten 2/r . $body,
 	       'dropped 0, overwritten 2, 0 in 0'],
-	      ['a lost line of 4 in the body', $streamed . join('', (split /^/, $body)[0 .. 2]) . $lost_line .
-	       join('', (split /^/, $body)[3 .. 7]), 'dropped 0, overwritten 0, 4 in 1']) {
+	      ['lost lines of 4 and 3 in the body', $streamed . join('', (split /^/, $body)[0 .. 2]) . $lost_line .
+	       join('', (split /^/, $body)[3 .. 7]), 'dropped 0, overwritten 0, 7 in 2']) {
 	($rc, $out, $err) = run("$tool $ok2 " . write_file('lost.trace', $case->[1]));
 	is($rc, 2, "$case->[0]: the counts cannot be compared, exit 2");
 	is($err, "migrate_schedstat: " . tmpdir() . "/lost.trace: the trace lost records ($case->[2] 'lost' lines):" .

@@ -3,7 +3,8 @@
 # MigrateTrace::Format - the rules of a migration_trace/trace file
 #
 # What every tool that reads a trace (migrate_stats, migrate_top,
-# migrate_ctf) accepts, in one place: the header lines, the CPU numbers,
+# migrate_ctf, migrate_schedstat, migrate_plot, migrate_exporter,
+# migrate_report) accepts, in one place: the header lines, the CPU numbers,
 # the migration lines and the other events.  A reader keeps what the
 # header said in a hash H (the trace object of migrate_stats), with the
 # keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
