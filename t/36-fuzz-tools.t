@@ -14,9 +14,11 @@
 #    migrate_top --count 1: each run ends in time with status 0, or with
 #    status 2 and one line on stderr, and never prints a perl warning.
 #
-# The random seed comes from the clock and is printed; MT_FUZZ_SEED=N
-# repeats a run, MT_FUZZ_CASES=N sets the cases per tool (default 200; 0
-# runs the sweep alone).
+# The random seed comes from the clock unless MT_FUZZ_SEED=N gives it, and
+# is always printed (a TAP comment) with the command that repeats the run;
+# MT_FUZZ_CASES=N sets the cases per tool (default 200; 0 runs the sweep
+# alone).  A failure names its case, options and input, and the command
+# again.
 use strict;
 use warnings;
 no warnings 'portable';
@@ -29,7 +31,11 @@ my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $n = $ENV{MT_FUZZ_CASES} // 200;
 our $dir = tempdir(CLEANUP => 1);
 my $seed = $ENV{MT_FUZZ_SEED} // (time() ^ ($$ << 8)) % 1_000_000;
-diag("fuzz seed $seed (MT_FUZZ_SEED=$seed repeats this run)");
+die "MT_FUZZ_SEED wants a whole number, not '$seed'\n" unless $seed =~ /^\d{1,9}$/;
+die "MT_FUZZ_CASES wants a whole number, not '$n'\n" unless $n =~ /^\d{1,6}$/;
+# Printed always, as a TAP comment; a failure repeats it with the case.
+my $again = "MT_FUZZ_SEED=$seed MT_FUZZ_CASES=$n prove -v t/36-fuzz-tools.t";
+diag("fuzz seed $seed ($again repeats this run)");
 srand($seed);
 
 my @trace = split /\n/, <<'EOT';
@@ -277,14 +283,22 @@ sub stat_check {
 	my $tsf = $h{ts_field} ? $h{ts_field}[0] : 1;
 	return 0 if $field{$tsf};
 	my ($cols) = sort { $b <=> $a } $tsf, keys %field;
+	my $prev;
 	for my $raw (@l[$i .. $#l]) {
 		my $line = no_cr($raw) // return 0;
 		my @w = split ' ', $line;
-		next if !@w || substr($line, 0, 1) eq '#';
+		next if !@w;
+		# No header line after the first row; rows in strictly
+		# increasing time.
+		return 0 if substr($line, 0, 1) eq '#';
 		return 0 unless @w == $cols;
 		for my $c (1 .. $cols) {
 			return 0 unless decimal($w[$c - 1], $c == $tsf ? 12 : 18);
 		}
+		my ($int, $frac) = split /\./, $w[$tsf - 1];
+		my $t = sprintf("%012d", $int) . substr(($frac // '') . '0' x 9, 0, 9);
+		return 0 if defined $prev && $t le $prev;
+		$prev = $t;
 		next unless $gmt;
 		my ($s, $us) = @{$h{gettimeofday}};
 		return 0 if $s * 1000 + int(($us + 500) / 1000) + int($w[$tsf - 1] * 1000 + 0.5) > 253402300799999;
@@ -447,11 +461,13 @@ for my $case ($n ? @tools : ()) {
 		my $why = judge($status, $err);
 		next unless $why;
 		$bad++;
-		$fail{$why} //= [$o, join("\n", @m)];
+		$fail{$why} //= [$o, join("\n", @m), $_];
 	}
 	my $what = $tool . ($opts->[0] =~ /--(heatmap|timeline)/ ? " --$1" : '');
 	is($bad // 0, 0, "$what: $cases mutated inputs, none crashed, hung, warned or said more than one line")
-		or diag(join("\n", map { "$_\n  options: $fail{$_}[0]" } grep { defined } (sort keys %fail)[0 .. 4]));
+		or diag(join("\n", map { "$_\n  case $fail{$_}[2] of $what, options: $fail{$_}[0]\n  input: " .
+					  (substr($fail{$_}[1], 0, 400) =~ s/([^\x20-\x7e])/sprintf('\\x%02x', ord($1))/ger) }
+				  grep { defined } (sort keys %fail)[0 .. 4]) . "\nrepeat: $again");
 	ok(($refused // 0) > $cases / 10, "$what: refused " . ($refused // 0) . " of them with a clear error");
 }
 done_testing();

@@ -175,6 +175,36 @@ is(packets("$dir/ctf4/stream_0"), '65536 86', 'one event more: a second packet f
 ($rc, $out, $err) = run("babeltrace2 $dir/ctf4");
 is(scalar(() = $out =~ /\] \(\S+\) (migration|comm|lost):/g), 2183, 'babeltrace2 reads every event of both');
 
+# No '# nr_cpus' line: the metadata's nr_cpus is the highest CPU an event
+# names plus one; here CPU 3, a migration's target logged on CPU 2.
+open($fh, '>', "$dir/nocpus") or die;
+print $fh "# version 1.2.0\n# cause 1 a\n0x0000000000000001 2 0 3 7 1\n0x0000000000000002 0 2 1 7 1\n";
+close($fh);
+($rc, $out, $err) = run("$ctf $dir/nocpus $dir/ctf5");
+my ($nr) = MtTest::slurp("$dir/ctf5/metadata") =~ /\bnr_cpus = (\d+);/;
+is($nr // 'none', 4, 'no nr_cpus in the header: the highest CPU named (3) plus one') or diag($err);
+
+# babeltrace2 takes clocks of 2^63 - 2 ns from the origin at most (2^63 - 1,
+# INT64_MAX, it refuses): the last timestamp, and with a start clock the
+# last timestamp plus the offset, must be within.
+my $start = "0x0000000000000000 0 . . . start_sched_clock 1700000000 0\n";
+for my $t (['7ffffffffffffffe', '', 0], ['7fffffffffffffff', '', 2, qr/:3: timestamp \d+ is beyond 2\^63 - 2 ns/],
+	   ['8000000000000000', '', 2, qr/:3: timestamp \d+ is beyond 2\^63 - 2 ns/],
+	   ['ffffffffffffffff', '', 2, qr/:3: timestamp \d+ is beyond 2\^63 - 2 ns/],
+	   [sprintf('%016x', 9223372036854775806 - 1700000000 * 10**9), $start, 0],
+	   [sprintf('%016x', 9223372036854775807 - 1700000000 * 10**9), $start, 2,
+	    qr/: the last timestamp \(\d+ ns\) plus the start clock's offset is beyond 2\^63 - 2 ns/]) {
+	my ($ts, $pre, $want, $msg) = @$t;
+	open($fh, '>', "$dir/big") or die;
+	print $fh "# version 1.2.0\n# cause 1 a\n$pre" . "0x$ts 0 0 1 7 1\n";
+	close($fh);
+	system("rm -rf $dir/ctf6");
+	($rc, $out, $err) = run("($ctf $dir/big $dir/ctf6 && babeltrace2 $dir/ctf6)");
+	ok($rc == $want && ($rc ? $err =~ $msg && ($err =~ tr/\n//) == 1 : $out =~ /migration:/),
+	   "timestamp 0x$ts" . ($pre ? ' after a start clock' : '') . ': ' .
+	   ($want ? 'refused, one line' : 'taken, and babeltrace2 reads it')) or diag($err);
+}
+
 # Bad input: one line, exit 2, as the other tools.
 open($fh, '>', "$dir/bad") or die;
 print $fh "# version 1.2.0\n# cause 1 a\n0x0000000000000001 0 1 2 3 9\n";

@@ -92,6 +92,17 @@ $out = `$plot --timeline --top 100 -o $dir/all.svg $dir/trace 2>&1`;
 $svg = do { local (@ARGV, $/) = ("$dir/all.svg"); <> } // '';
 is(scalar(() = $svg =~ /<polygon fill = 'rgb\((221, 230, 243|243, 236, 221)\)'/g), 7,
    '--timeline --top 100, the most it takes: a lane for each of the seven tasks');
+# CR LF line ends: read as LF ones (MigrateTrace::Format), the same
+# lanes and the same key.
+open($fh, '>', "$dir/crlf") or die;
+print $fh $trace =~ s/\n/\r\n/gr;
+close($fh);
+$out = `$plot --timeline --top 4 -o $dir/crlf.svg $dir/crlf 2>&1`;
+$svg = do { local (@ARGV, $/) = ("$dir/crlf.svg"); <> } // '';
+is_deeply([$svg =~ />(30\d name \d)</g], ['303 name 3', '304 name 4', '305 name 5', '306 name 6'],
+	  'CR LF: the same lanes and labels') or diag($out);
+is_deeply([grep { $svg =~ />\Q$_\E</ } @causes], ['detach_tasks', 'push_rt_task'], 'CR LF: the key names the causes drawn');
+
 for my $b (['--timeline --top 0', qr/--top N wants/], ['--timeline --top 101', qr/--top N wants/], ['--heatmap --timeline', qr/exclude/], ['--top 3', qr/need --timeline/]) {
 	my $err = `$plot $b->[0] -o $dir/x.png $dir/trace 2>&1 >/dev/null`;
 	ok($? >> 8 == 2 && $err =~ $b->[1] && ($err =~ tr/\n//) == 1, "refused with one line: $b->[0]") or diag($err);

@@ -148,6 +148,18 @@ close($fh);
 is(join(' ', map { "$_->{secs} $_->{rate} $_->{total}" } @got), '1.00 1.0 1 0.00 - 2',
    'the last event on an interval\'s end: a last screen of no time, its rate -');
 
+# A jump of the trace's clock by 2^56 ns (over two years): one screen
+# for the jump, at once, not one loop per interval of 0.1 s.
+open($fh, '>', "$dir/jump") or die;
+print $fh $hdr . "0x0000000001000010 1 0 1 5 1\n0x0100000000000000 2 1 2 5 1\n" .
+	"0x0100000000000001 3 2 3 5 1\n";
+close($fh);
+my $t0 = time();
+@got = screens(`timeout 20 $mtop --no-clear --replay --interval 0.1 $dir/jump 2>&1`);
+ok(time() - $t0 < 5, 'a forward jump of 2^56 ns: done in seconds');
+is(join(' ', map { $_->{total} } @got), '1 3',
+   'a forward jump: the screen at the jump (the first move), one at the end');
+
 # ---- a whole trace on standard input: the totals of migrate_stats ----------------
 
 srand(43);

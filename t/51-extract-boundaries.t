@@ -4,7 +4,9 @@
 # read as the fraction of a second it is (.5 is 500 ms); windows that
 # begin or end exactly on a row; the last millisecond of the year 9999;
 # CR LF line ends read as LF ones (and CR alone refused); the timestamp's
-# column, which no field may share; repeated header lines refused.
+# column, which no field may share; repeated header lines refused; two
+# stats in one file, a header line after the rows and rows out of order
+# or repeated refused, as migrate_exporter refuses them.
 use strict;
 use warnings;
 use Test::More;
@@ -12,7 +14,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use FindBin;
 use lib $FindBin::RealBin;
-use MtTest qw(tmpdir run write_file);
+use MtTest qw(tmpdir run write_file slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $ex = "$top/scripts/migrate_extract";
@@ -59,8 +61,10 @@ ok($rc == 2 && $err =~ /the window ends before it begins/, 'a window that ends b
 my $late = write_file('late', "# version 1.2.0\n# period_msec 1\n# gettimeofday 253402300799 998600\n" .
 		      "# field 2 migrate\n0.000 1\n0.001 1\n");
 ($rc, $out, $err) = run("$ex --extract 2 --ts_gmt --ts_date $late");
-ok($rc == 2 && $out eq "9999/12/31 23:59:59.999 1000.00\n" && $err =~ /:6: timestamp beyond the year 9999$/,
-   'the last millisecond of 9999 is shown, the next refused') or diag("$out$err");
+ok($rc == 2 && $out eq '' && $err =~ /:6: timestamp beyond the year 9999$/,
+   'a millisecond beyond 9999: refused, and nothing printed') or diag("$out$err");
+($rc, $out, $err) = run("$ex --extract 2 --ts_gmt --ts_date " . write_file('late1', slurp($late) =~ s/0\.001 1\n\z//r));
+is("$rc $out$err", "0 9999/12/31 23:59:59.999 1000.00\n", 'the last millisecond of 9999 is shown');
 
 # ---- line ends ------------------------------------------------------------------------
 
@@ -97,6 +101,40 @@ for my $b (@bad) {
 }
 ($rc, $out) = run("$ex --nr_cpus " . write_file('n', $hdr =~ s/nr_cpus 2/nr_cpus 8192/r));
 is($out, "8192\n", '# nr_cpus 8192 is taken');
+
+# ---- the rows: one stat, in time order; the exporter's rules ---------------------------
+# migrate_extract and migrate_exporter read a stat by the same rules
+# (MigrateTrace::Stat): each of these is refused by both, with the same
+# line but for the tool's name.  $hdr's fields are a and migrate: the
+# exporter needs a stat that adds up (migrate = a).
+my $add = "# version 1.2.0\n# period_msec 250\n# gettimeofday 1700000000 0\n# field 2 a\n# field 3 migrate\n";
+my $rows2 = "0.000 1 1\n0.250 2 2\n";
+for my $b (['two stats one after the other', $add . $rows2 . $add . $rows2, qr/:8: a header line after the first period$/],
+	   ['a # period_msec after the rows', $add =~ s/# period_msec 250\n//r . $rows2 . "# period_msec 250\n",
+	    qr/: no '# period_msec' line$/],
+	   ['a second # period_msec after the rows', $add . $rows2 . "# period_msec 500\n",
+	    qr/:8: a header line after the first period$/],
+	   ['a comment after the rows', $add . $rows2 . "# a comment\n", qr/:8: a header line after the first period$/],
+	   ['rows out of order', $add . "0.250 2 2\n0.000 1 1\n", qr/:7: periods out of order$/],
+	   ['a row repeated', $add . $rows2 . "0.250 2 2\n", qr/:8: periods out of order$/]) {
+	my ($name, $text, $re) = @$b;
+	my $f = write_file('rows', $text);
+	($rc, $out, $err) = run("$ex --extract 2 $f");
+	ok($rc == 2 && $out eq '' && $err =~ $re && ($err =~ tr/\n//) == 1, "migrate_extract --extract: $name refused")
+		or diag("exit $rc: $out$err");
+	my ($qrc, $qout, $qerr) = run("$ex --max_field $f");
+	ok($qrc == 2 && $qerr eq $err, "migrate_extract --max_field: $name refused alike") or diag("exit $qrc: $qout$qerr");
+	my ($erc, $eout, $eerr) = run("$top/scripts/migrate_exporter --stat $f -o -");
+	is("$erc " . ($eerr =~ s/^migrate_exporter: //r), "2 " . ($err =~ s/^migrate_extract: //r),
+	   "migrate_exporter: $name refused with the same line");
+}
+# migrate_stats' --period_* output has times of up to 9 decimals: 0.25
+# is 0.250, and a row a nanosecond after the one before is in order.
+($rc, $out, $err) = run("$ex --extract 2 " . write_file('same', $add . "0.250 2 2\n0.25 1 1\n"));
+ok($rc == 2 && $out eq '' && $err =~ /:7: periods out of order$/, '0.25 after 0.250: the same time, refused')
+	or diag("exit $rc: $out$err");
+($rc, $out, $err) = run("$ex --extract 2 " . write_file('ns', $add . "1.000000000 1 1\n1.000000001 2 2\n"));
+is("$rc $out$err", "0 1.000 4.00\n1.000 8.00\n", 'rows 1 ns apart: in order');
 
 # The timestamp in another column: fields 2 and 3, the time in column 4.
 my $t4 = write_file('t4', "# version 1.2.0\n# period_msec 500\n# ts_field 4\n# field 2 a\n# field 3 b\n" .

@@ -10,7 +10,7 @@ use Exporter qw(import);
 use File::Temp qw(tempdir);
 use Compress::Zlib qw(uncompress);
 
-our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels);
+our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels guest_file);
 
 my $dir;
 
@@ -22,6 +22,31 @@ if ($ENV{MT_FAIL_FAST}) {
 		my ($hub, $event) = @_;
 		exit(1) if $event->causes_fail;
 	});
+}
+
+# PATHS, files a guest of make check leaves under out/ (out/check/trace,
+# ...), if each is there and not empty (in scalar context the first);
+# else nothing, after one test that names what is missing and how to get
+# it: a failure, or under MT_ALLOW_SKIP=1 a skip.  A test that reads guest
+# output calls this first and leaves out what needs the files when it
+# returns nothing: run alone on a host without guest data, it fails (or
+# skips) with that one plain message, easy to tell from a broken tool.
+#   if (my $stat = guest_file("$top/out/check/stat")) { ... }
+sub guest_file {
+	my (@paths) = @_;
+	my @missing = grep { !-s $_ } @paths;
+	return wantarray ? @paths : $paths[0] unless @missing;
+	my $why = 'needs guest data: ' . join(', ', map {
+		($_ =~ s@^.*?/(out/)@$1@r) . (-e $_ ? ' is empty' : ' is missing') } @missing) .
+		' (run make check first, or make guest-check)';
+	require Test::More;
+	my $tb = Test::More->builder;
+	if ($ENV{MT_ALLOW_SKIP}) {
+		$tb->skip($why);
+	} else {
+		$tb->ok(0, $why);
+	}
+	return;
 }
 
 # The test's temporary directory, removed when it exits.

@@ -3,7 +3,8 @@
 # MigrateTrace::Format - the rules of a migration_trace/trace file
 #
 # What every tool that reads a trace (migrate_stats, migrate_top,
-# migrate_ctf) accepts, in one place: the header lines, the CPU numbers,
+# migrate_ctf, migrate_schedstat, migrate_plot, migrate_exporter,
+# migrate_report) accepts, in one place: the header lines, the CPU numbers,
 # the migration lines and the other events.  A reader keeps what the
 # header said in a hash H (the trace object of migrate_stats), with the
 # keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
@@ -19,7 +20,9 @@ no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
 
 our @EXPORT_OK = qw(MAX_CPUS new_header header_line header_done check_cpu check_migration
-		    event_of naming_kind);
+		    event_of naming_kind read_file lost_counts);
+
+my $P = $0 =~ s@.*/@@gr;
 
 # The most CPUs a trace may name.  A constant sub, not constant.pm, whose
 # loading costs a run more than it saves.
@@ -39,6 +42,7 @@ sub new_header {
 	$h->{$_} = {} for qw(cause_name cause_num loc_kind reason_name reason_num topo lost_hdr
 			     cpu_lost hdr_seen);
 	$h->{prev} = 0;
+	$h->{lost_lines} = $h->{lost_gaps} = 0;
 	return $h;
 }
 
@@ -195,6 +199,57 @@ sub event_of {
 		$e{type} = 'other';
 	}
 	return \%e;
+}
+
+# ---- a whole file ------------------------------------------------------------------
+
+# FILE ('-': standard input) read by the rules above into a new header
+# H, EACH called with every event of event_of(), in order; H also sums
+# the body's lost lines (lost_lines, lost_gaps).  For the tools that read
+# a trace event by event (migrate_ctf, migrate_schedstat, migrate_plot),
+# so that they take and refuse what migrate_stats does.  Errors die
+# "PROG: FILE:LINE: ...\n".
+sub read_file {
+	my ($h, $file, $each) = @_;
+	my $fh;
+	if ($file eq '-') {
+		$fh = \*STDIN;
+	} else {
+		open($fh, '<', $file) or die "$P: $file: $!\n";
+	}
+	my $bad = sub { die "$P: $file:" . ($. // 0) . ": $_[0]\n" };
+	my $in_header = 1;
+	new_header($h);
+	while (my $line = <$fh>) {
+		if ($line =~ /^#/) {
+			# Comments after the header are comments.
+			header_line($h, $line, $bad) if $in_header;
+			next;
+		}
+		next unless $line =~ /\S/;
+		if ($in_header) {
+			header_done($h, $bad);
+			$in_header = 0;
+		}
+		my $e = event_of($h, $line, $bad);
+		if ($e->{type} eq 'lost') {
+			$h->{lost_lines} += $e->{count};
+			$h->{lost_gaps}++;
+		}
+		$each->($e);
+	}
+	header_done($h, $bad) if $in_header;
+	close($fh) if $file ne '-';
+	return $h;
+}
+
+# What a trace read lost: (events, dropped, overwritten, gaps), events
+# being dropped plus overwritten or the sum of the lost lines if larger,
+# as migrate_stats --stats prints them.
+sub lost_counts {
+	my ($h) = @_;
+	my ($d, $o) = ($h->{lost_hdr}{dropped} // 0, $h->{lost_hdr}{overwritten} // 0);
+	return ($d + $o > $h->{lost_lines} ? $d + $o : $h->{lost_lines}, $d, $o, $h->{lost_gaps});
 }
 
 1;

@@ -15,7 +15,7 @@ use warnings;
 use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text wall_of);
 
-our @EXPORT_OK = qw(setup_periods field_set periods_until);
+our @EXPORT_OK = qw(setup_periods field_set periods_until periods_done);
 
 my $P = $0 =~ s@.*/@@gr;
 
@@ -91,7 +91,7 @@ sub period_header {
 	print "# version 1.2.0\n# period_msec 1000\n# nr_cpus " . ($tr->{nr_cpus} // 1) .
 		"\n# ts_field 1\n";
 	printf("# field %d %s\n", $_ + 2, $fields->[$_]) for 0 .. $#$fields;
-	if (%{$tr->{start_clock}}) {
+	if (%{$tr->{start_clock}} && defined $tr->{win_start}) {
 		my ($sec, $ns) = wall_of($tr, $tr->{win_start}, undef);	# when period 0 began
 		printf("# gettimeofday %d %06d\n", $sec, int($ns / 1000));
 	}
@@ -159,6 +159,15 @@ sub periods_until {
 		period_line($tr, $tr->{period_end} - $p);
 		$tr->{period_end} += $p;
 	}
+}
+
+# After the events: the series' header even when no period was written
+# (a trace of a header alone, a window that never began), so that the
+# output is a stat of no period, which migrate_extract reads, and not
+# nothing.
+sub periods_done {
+	my ($tr) = @_;
+	period_header($tr) unless $tr->{period_hdr_done};
 }
 
 1;

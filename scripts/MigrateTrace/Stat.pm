@@ -2,13 +2,17 @@
 #
 # MigrateTrace::Stat - read a migration_stat/stat file (format 1.x)
 #
-# The whole file at once, checked: the header (version, period, wall
-# clock and sched_clock of the start, nr_cpus, dropped, the fields), then
-# one row per complete period, each a timestamp and one whole count per
-# field.  It gives the totals of every field and, when asked, the rows.
-# migrate_exporter and migrate_report read the kernel's stat with it;
-# migrate_extract, which also reads migrate_stats' --period_* output (rates
-# with decimals), keeps a reader of its own.
+# The rules of a stat, in one place for every tool that reads one: the
+# header (version, period, wall clock and sched_clock of the start,
+# nr_cpus, dropped, ts_field, the fields; each tag, field number and
+# field name once), then rows in strictly increasing time, and no header
+# line after the first row (two stats one after the other are not one).
+# read_stat() reads a whole stat, whose rows are a timestamp and one
+# whole count per field, and gives the totals of every field and, when
+# asked, the rows: migrate_exporter and migrate_report read the kernel's
+# stat with it.  migrate_extract, which also reads migrate_stats'
+# --period_* output (rates with decimals, any ts_field), reads each line
+# with stat_line(), header_line() and row_time().
 #
 # Every error is a die "PROG: FILE:LINE: ...\n", one line.
 
@@ -18,9 +22,88 @@ use strict;
 use warnings;
 use Exporter qw(import);
 
-our @EXPORT_OK = qw(read_stat stat_series);
+our @EXPORT_OK = qw(read_stat stat_series new_stat stat_line header_line header_check row_time);
 
 my $P = $0 =~ s@.*/@@gr;
+
+# Tags that stand once in a header: readers would disagree on which wins.
+my %once = map { $_ => 1 } qw(version gettimeofday period_msec nr_cpus ts_field dropped sched_clock);
+
+# A stat to read: the keys header_line() and row_time() fill.  field
+# (number => name), field_num (name => number), version, period_msec,
+# wall ([sec, usec]), nr_cpus, dropped, sched_clock (text), ts_field,
+# periods (the rows so far) and prev (the last row's time).
+sub new_stat {
+	return { field => {}, field_num => {}, seen => {}, periods => 0, dropped => 0 };
+}
+
+# The line LINE without its end (LF or CR LF); a CR elsewhere is refused:
+# its file's lines end in CR alone, or it is broken.
+sub stat_line {
+	my ($line, $bad) = @_;
+	$line =~ s/\r?\n\z//;
+	$bad->('a carriage return within the line (lines end in LF or CR LF)') if $line =~ /\r/;
+	return $line;
+}
+
+# The header line LINE (it starts with '#', its end removed) into ST.
+# Tags the reader does not know are a later minor version's: skipped.
+sub header_line {
+	my ($st, $line, $bad) = @_;
+	$bad->('a header line after the first period') if $st->{periods};
+	my @w = split ' ', $line;
+	my $tag = $w[1] // '';
+	if ($tag eq 'field') {
+		$bad->('bad field line') unless @w >= 4 && $w[2] =~ /^\d{1,6}$/ && $w[2] >= 2;
+		my ($n, $name) = ($w[2] + 0, $line =~ s/^#\s+field\s+\d+\s+//r);
+		$bad->("a second '# field $n' line") if exists $st->{field}{$n};
+		$bad->("a second field named '$name'") if exists $st->{field_num}{$name};
+		$st->{field}{$n} = $name;
+		$st->{field_num}{$name} = $n;
+		return;
+	}
+	$bad->("a second '# $tag' line") if $once{$tag} && $st->{seen}{$tag}++;
+	if ($tag eq 'version') {
+		my ($major) = ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/ or $bad->('bad version line');
+		$bad->('bad version line') unless @w == 3;
+		$bad->("stat format $w[2] is not 1.x") if $major ne '1';
+		$st->{version} = $w[2];
+	} elsif ($tag eq 'gettimeofday') {
+		# A wall clock gmtime() can take: up to the year 9999.
+		$bad->('bad gettimeofday line')
+			unless @w == 4 && $w[2] =~ /^\d{1,12}$/ && $w[3] =~ /^\d{1,6}$/ &&
+			       $w[2] <= 253402300799;
+		$st->{wall} = [$w[2] + 0, $w[3] + 0];
+	} elsif ($tag eq 'period_msec' || $tag eq 'nr_cpus' || $tag eq 'ts_field' || $tag eq 'dropped') {
+		# A period, a field number and a CPU count start at 1; a
+		# trace names 8192 CPUs at most.
+		$bad->("bad $tag line") unless @w == 3 && $w[2] =~ /^\d{1,12}$/ &&
+			($tag eq 'dropped' || $w[2] >= 1) && ($tag ne 'nr_cpus' || $w[2] <= 8192);
+		$st->{$tag} = $w[2] + 0;
+	} elsif ($tag eq 'sched_clock') {
+		$bad->('bad sched_clock line') unless @w == 3 && $w[2] =~ /^0x[0-9a-f]{16}$/;
+		$st->{sched_clock} = $w[2];
+	}
+}
+
+# What the header of ST (read from FILE) must have said by its first row.
+sub header_check {
+	my ($st, $file) = @_;
+	die "$P: $file: no '# version' line before the first period\n" unless $st->{version};
+	die "$P: $file: no '# period_msec' line\n" unless $st->{period_msec};
+}
+
+# A row at TS (seconds, up to 12 digits and 9 decimals, as text): after
+# the row before, never at the same time.  Counts the row.
+sub row_time {
+	my ($st, $ts, $bad) = @_;
+	my ($s, $f) = $ts =~ /^(\d+)(?:\.(\d+))?$/ or $bad->("bad timestamp '$ts'");
+	# Compared as text of fixed width: exact at any precision.
+	my $key = sprintf('%012d', $s) . substr(($f // '') . '0' x 9, 0, 9);
+	$bad->('periods out of order') if defined $st->{prev} && $key le $st->{prev};
+	$st->{prev} = $key;
+	$st->{periods}++;
+}
 
 # Reads FILE ('-' for standard input); with KEEP_ROWS, also its rows.
 # Returns { version, period_msec, wall => [sec, usec] (or undef),
@@ -35,79 +118,50 @@ sub read_stat {
 	} else {
 		open($fh, '<', $file) or die "$P: $file: $!\n";
 	}
-	my %st = (fields => [], sums => [], rows => [], periods => 0, dropped => 0);
-	my %num;	# field number => name
+	my $st = new_stat();
+	@$st{qw(fields sums rows)} = ([], [], []);
 	my $bad = sub { die "$P: $file:$.: $_[0]\n" };
-	my ($nf, $prev_ms);
+	my $nf;
 
 	while (my $line = <$fh>) {
-		$line =~ s/\r?\n\z//;
+		$line = stat_line($line, $bad);
 		next unless $line =~ /\S/;
 		if ($line =~ /^#/) {
-			$bad->('a header line after the first period') if $st{periods};
-			my @w = split ' ', $line;
-			my $tag = $w[1] // '';
-			if ($tag eq 'version') {
-				my ($major) = ($w[2] // '') =~ /^(\d+)\.\d+\.\d+$/
-					or $bad->('bad version line');
-				die "$P: $file: stat format $w[2] is not 1.x\n" if $major != 1;
-				$st{version} = $w[2];
-			} elsif ($tag eq 'field') {
-				$bad->('bad field line') unless @w >= 4 && $w[2] =~ /^\d{1,5}$/ && $w[2] >= 2;
-				$bad->("field $w[2] named twice") if exists $num{$w[2] + 0};
-				$num{$w[2] + 0} = $line =~ s/^#\s+field\s+\d+\s+//r;
-			} elsif ($tag eq 'period_msec') {
-				$bad->('bad period_msec line')
-					unless @w == 3 && $w[2] =~ /^\d{1,7}$/ && $w[2] > 0;
-				$st{period_msec} = $w[2] + 0;
-			} elsif ($tag eq 'gettimeofday') {
-				$bad->('bad gettimeofday line')
-					unless @w == 4 && $w[2] =~ /^\d{1,12}$/ && $w[3] =~ /^\d{1,6}$/;
-				$st{wall} = [$w[2] + 0, $w[3] + 0];
-			} elsif ($tag eq 'nr_cpus' || $tag eq 'dropped') {
-				$bad->("bad $tag line") unless @w == 3 && $w[2] =~ /^\d{1,18}$/;
-				$st{$tag} = $w[2] + 0;
-			} elsif ($tag eq 'sched_clock') {
-				$bad->('bad sched_clock line') unless @w == 3 && $w[2] =~ /^0x[0-9a-f]{16}$/;
-				$st{sched_clock} = $w[2];
-			} elsif ($tag eq 'ts_field') {
-				$bad->('bad ts_field line: the timestamp is field 1')
-					unless @w == 3 && $w[2] eq '1';
-			}
-			# Other tags: a later minor version's, ignored.
+			header_line($st, $line, $bad);
 			next;
 		}
 		unless (defined $nf) {
-			die "$P: $file: no '# version' line before the first period\n"
-				unless $st{version};
-			$nf = header_fields($file, \%st, \%num);
+			header_check($st, $file);
+			$nf = header_fields($file, $st);
 		}
 		my @w = split ' ', $line;
-		my ($s, $ms) = $w[0] =~ /^(\d{1,12})\.(\d{3})$/
-			or $bad->("bad timestamp '$w[0]'");
+		$bad->("bad timestamp '$w[0]'") unless $w[0] =~ /^\d{1,12}\.\d{3}$/;
 		$bad->("want $nf counts after the timestamp, got " . (@w - 1)) unless @w == $nf + 1;
-		my $t = $s * 1000 + $ms;
-		$bad->('periods out of order') if defined $prev_ms && $t <= $prev_ms;
-		$prev_ms = $t;
 		for my $i (1 .. $nf) {
 			$bad->("field " . ($i + 1) . " is not a count: '$w[$i]'")
 				unless $w[$i] =~ /^\d{1,18}$/;
-			$st{sums}[$i - 1] += $w[$i];
 		}
-		push @{$st{rows}}, [$t / 1000, @w[1 .. $nf]] if $keep_rows;
-		$st{periods}++;
+		row_time($st, $w[0], $bad);
+		$st->{sums}[$_ - 1] += $w[$_] for 1 .. $nf;
+		push @{$st->{rows}}, [$w[0] + 0, @w[1 .. $nf]] if $keep_rows;
 	}
 	close($fh) if $file ne '-';
-	die "$P: $file: no '# version' line\n" unless $st{version};
-	header_fields($file, \%st, \%num) unless defined $nf;
-	$st{sums}[$_] //= 0 for 0 .. $#{$st{fields}};
-	return \%st;
+	die "$P: $file: no '# version' line\n" unless $st->{version};
+	unless (defined $nf) {
+		header_check($st, $file);
+		header_fields($file, $st);
+	}
+	$st->{sums}[$_] //= 0 for 0 .. $#{$st->{fields}};
+	return $st;
 }
 
-# The fields of the header, numbered 2, 3, ... without a gap; their count.
+# The fields of the header, numbered 2, 3, ... without a gap, the
+# timestamp being field 1 (what read_stat() reads); their count.
 sub header_fields {
-	my ($file, $st, $num) = @_;
-	die "$P: $file: no '# period_msec' line\n" unless $st->{period_msec};
+	my ($file, $st) = @_;
+	die "$P: $file: '# ts_field $st->{ts_field}': read_stat() reads the timestamp in field 1\n"
+		if ($st->{ts_field} // 1) != 1;
+	my $num = $st->{field};
 	my @n = sort { $a <=> $b } keys %$num;
 	die "$P: $file: no '# field' lines\n" unless @n;
 	die "$P: $file: the fields are not numbered 2 to " . (@n + 1) . "\n"

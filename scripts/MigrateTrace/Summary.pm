@@ -11,6 +11,7 @@ package MigrateTrace::Summary;
 use strict;
 use warnings;
 use Exporter qw(import);
+use MigrateTrace::Format qw(lost_counts);
 
 our @EXPORT_OK = qw(duration rate sum_by print_stats print_summary_pid print_consistency);
 
@@ -64,11 +65,8 @@ sub print_stats {
 
 	printf("duration_sec %.6f\n", duration($tr));
 	printf("migrations %d rate %s\n", $n_total, rate($tr, $n_total));
-	my $lost_hdr = $tr->{lost_hdr};
-	if (%$lost_hdr || $tr->{lost_gaps}) {
-		my ($d, $o) = ($lost_hdr->{dropped} // 0, $lost_hdr->{overwritten} // 0);
-		my $n = $d + $o > $tr->{lost_lines} ? $d + $o : $tr->{lost_lines};
-		print "lost $n dropped $d overwritten $o gaps $tr->{lost_gaps}\n";
+	if (%{$tr->{lost_hdr}} || $tr->{lost_gaps}) {
+		printf("lost %d dropped %d overwritten %d gaps %d\n", lost_counts($tr));
 	}
 	printf("\n%-32s %10s %12s\n", 'cause', 'count', 'rate/sec');
 	my $by_cause = sum_by($tr, sub { $cause_name->{$c_cause->[$k_combo->[$_[0]]]} });

@@ -21,7 +21,8 @@ use Exporter qw(import);
 use MigrateTrace::Timestamp qw(ts_text);
 use MigrateTrace::Period qw(field_set periods_until);
 use MigrateTrace::Topology qw(topo_class topo_classes);
-use MigrateTrace::Format qw(new_header header_line header_done check_migration event_of);
+use MigrateTrace::Format qw(new_header header_line header_done check_migration event_of
+			    lost_counts);
 
 our @EXPORT_OK = qw(make_filters new_trace open_trace read_events read_trace lost_counts);
 
@@ -172,7 +173,9 @@ sub open_input {
 	if ($f eq '-') {
 		$tr->{fh} = \*STDIN;
 	} else {
-		open($tr->{fh}, '<', $f) or die "$P: $f: $!\n";
+		# A handle of its own: $. counts this file's lines from 1.
+		open(my $fh, '<', $f) or die "$P: $f: $!\n";
+		$tr->{fh} = $fh;
 	}
 }
 
@@ -189,6 +192,39 @@ sub read_header {
 		header_line($tr, $_, $tr->{bad}) unless $again;
 	}
 	return undef;
+}
+
+# The header of a later file (the one open), if it has one, read by the
+# same rules: its events are counted under the first file's names, so it
+# must not name a cause, reason or event kind otherwise, nor another
+# nr_cpus.  Returns its first event line.
+sub later_header {
+	my ($tr) = @_;
+	my $h = new_header({});
+	my $fh = $tr->{fh};
+	my $line;
+	while (defined($line = <$fh>)) {
+		last unless $line =~ /^#/ || $line !~ /\S/;
+		header_line($h, $line, $tr->{bad});
+	}
+	my $first = $tr->{files}[0];
+	my $differ = sub {
+		my ($what, $a, $b) = @_;
+		die "$P: $tr->{file}: its header contradicts that of $first: $what is " .
+		    (defined $b ? "'$b'" : 'not named') . " here, " . (defined $a ? "'$a'" : 'not named') .
+		    " there\n";
+	};
+	for my $t (['cause', 'cause_name'], ['reason', 'reason_name'], ['event kind', 'loc_kind']) {
+		my ($word, $key) = @$t;
+		next unless %{$h->{$key}};
+		for my $k (sort { $a <=> $b } keys %{{ %{$tr->{$key}}, %{$h->{$key}} }}) {
+			my ($a, $b) = ($tr->{$key}{$k}, $h->{$key}{$k});
+			$differ->("$word $k", $a, $b) unless defined $a && defined $b && $a eq $b;
+		}
+	}
+	$differ->('nr_cpus', $tr->{hdr_nr_cpus}, $h->{nr_cpus})
+		if defined $h->{nr_cpus} && ($tr->{hdr_nr_cpus} // -1) != $h->{nr_cpus};
+	return $line;
 }
 
 # Opens the first file and reads its header; checks the cause and reason
@@ -210,6 +246,8 @@ sub open_trace {
 	}
 	open_input($tr, $tr->{files}[0]);
 	$tr->{first} = read_header($tr);
+	# The header's own nr_cpus: header_done() puts --max_cpu's in its place.
+	$tr->{hdr_nr_cpus} = $tr->{nr_cpus};
 	header_done($tr, $tr->{bad});
 	for my $f (qw(cause cause_exclude)) {
 		for my $name (@{$tr->{lists}{$f}}) {
@@ -584,7 +622,7 @@ sub run_pass {
 			$first = undef;
 		} else {
 			open_input($tr, $f);
-			$loop->(scalar readline($tr->{fh}), $tr->{fh});
+			$loop->(later_header($tr), $tr->{fh});
 		}
 		last if $tr->{ended};
 	}
@@ -660,15 +698,6 @@ sub read_trace {
 	$tr->{opt}{topology} = 1 if %{$tr->{topo}};
 	read_events($tr);
 	return $tr;
-}
-
-# What a trace read lost: (events, dropped, overwritten, gaps), events
-# being dropped plus overwritten or the sum of the lost lines if larger,
-# as --stats prints them.
-sub lost_counts {
-	my ($tr) = @_;
-	my ($d, $o) = ($tr->{lost_hdr}{dropped} // 0, $tr->{lost_hdr}{overwritten} // 0);
-	return ($d + $o > $tr->{lost_lines} ? $d + $o : $tr->{lost_lines}, $d, $o, $tr->{lost_gaps});
 }
 
 1;
