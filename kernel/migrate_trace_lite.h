@@ -423,7 +423,7 @@ extern unsigned long mt_oops_records;
 /* migrate_trace_lite_pipe.c */
 void mt_pipe_init(struct dentry *dir);
 void mt_pipe_wake(void);
-void mt_pipe_kick_waiting(void);
+void mt_pipe_kick_waiting(bool now);
 void mt_pipe_reset(void);
 bool mt_pipe_busy(void);
 u64 mt_pipe_clamped(void);
@@ -433,13 +433,16 @@ size_t mt_pipe_read_kernel(char *buf, size_t size);
 void mt_pipe_lock_reader(void);
 void mt_pipe_unlock_reader(void);
 extern atomic_t mt_pipe_waiting;
-/* After a commit of a name, a mark or a new chunk: wake a waiting reader. */
-static inline void mt_pipe_kick(void)
+/*
+ * After a commit: wake a waiting reader, at once after a new chunk
+ * (@now), within MT_PIPE_NUDGE_JIFFIES after a name or a mark.
+ */
+static inline void mt_pipe_kick(bool now)
 {
 	/* Pairs with mt_pipe_set_waiting(): it sees the commit, or this it. */
 	smp_mb();
 	if (unlikely(atomic_read(&mt_pipe_waiting)))
-		mt_pipe_kick_waiting();
+		mt_pipe_kick_waiting(now);
 }
 
 /* migrate_trace_lite_trace.c, continued: the fast path, after the pipe */
@@ -533,7 +536,7 @@ static __always_inline void mt_log_migration_slow(struct task_struct *p,
 	}
 	mt_fill_migration(r, p, from, to);
 	mt_ring_advance(ring, sizeof(*r));
-	mt_pipe_kick();
+	mt_pipe_kick(true);
 }
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */

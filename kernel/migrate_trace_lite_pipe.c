@@ -38,13 +38,16 @@
  * stats never waits for a user's page fault.  A blocked reader sleeps
  * without either.
  *
- * A writer wakes a waiting reader through an irq_work when it commits a
- * name or a mark, and when it takes the ring's slow path for a migration:
- * a new chunk, so at the latest once a chunk is full.  A migration within
- * a chunk does not look, to keep the hook short: a blocked read() sleeps
- * MT_PIPE_POLL_JIFFIES at most, and a timer of the poller's CPU wakes
- * pollers as often.  A record held back only while its CPU's writer or
- * the slack passes is looked at again after MT_PIPE_RETRY_USEC.
+ * A writer wakes a waiting reader through an irq_work when it takes the
+ * ring's slow path for a migration: a new chunk, so at the latest once a
+ * chunk is full.  A name or a mark arms a timer that wakes the reader
+ * MT_PIPE_NUDGE_JIFFIES later, once for all that come meanwhile: a reader
+ * on an idle CPU costs that CPU an IPI per wakeup, and a user may mark
+ * every few milliseconds.  A migration within a chunk does not look, to
+ * keep the hook short: a blocked read() sleeps MT_PIPE_POLL_JIFFIES at
+ * most, and a timer of the poller's CPU wakes pollers as often.  A record
+ * held back only while its CPU's writer or the slack passes is looked at
+ * again after MT_PIPE_RETRY_USEC.
  */
 
 #include <linux/debugfs.h>
@@ -72,6 +75,8 @@ static DECLARE_WAIT_QUEUE_HEAD(mt_pipe_wq);
 
 /* How long a blocked reader sleeps at most before it looks again. */
 #define MT_PIPE_POLL_JIFFIES	max(1, HZ / 10)
+/* How soon a name or a mark wakes a blocked reader. */
+#define MT_PIPE_NUDGE_JIFFIES	max(1, HZ / 50)
 
 /*
  * How much later than the reader's clock another CPU's clock may read
@@ -94,10 +99,33 @@ static void mt_pipe_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(mt_pipe_irq_work, mt_pipe_irq_workfn);
 
-/* A writer wakes a waiting reader; any context. */
-void mt_pipe_kick_waiting(void)
+static void mt_pipe_nudge_timer_fn(struct timer_list *unused)
 {
-	if (atomic_xchg(&mt_pipe_waiting, 0))
+	wake_up_interruptible_all(&mt_pipe_wq);
+}
+
+static DEFINE_TIMER(mt_pipe_nudge_timer, mt_pipe_nudge_timer_fn);
+
+/* A name or a mark: wake the reader once for all that come meanwhile. */
+static void mt_pipe_nudge_workfn(struct irq_work *work)
+{
+	if (!timer_pending(&mt_pipe_nudge_timer))
+		mod_timer(&mt_pipe_nudge_timer, jiffies + MT_PIPE_NUDGE_JIFFIES);
+}
+
+static DEFINE_IRQ_WORK(mt_pipe_nudge_work, mt_pipe_nudge_workfn);
+
+/*
+ * A writer wakes a waiting reader; any context.  A reader on another CPU
+ * costs that CPU an IPI to wake: a name or a mark (a user may write one
+ * every few milliseconds) leaves it to a timer that wakes the reader
+ * once for all of them, a new chunk wakes it at once.
+ */
+void mt_pipe_kick_waiting(bool now)
+{
+	if (!now)
+		irq_work_queue(&mt_pipe_nudge_work);
+	else if (atomic_xchg(&mt_pipe_waiting, 0))
 		irq_work_queue(&mt_pipe_irq_work);
 }
 

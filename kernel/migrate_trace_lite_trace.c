@@ -149,11 +149,11 @@ void mt_stop_writers(void)
 	WRITE_ONCE(mt_naming, false);
 }
 
-/* Commit a record, and wake a consuming reader that waits for one. */
+/* Commit a name or a mark, and nudge a consuming reader that waits. */
 static void mt_commit(void *rec)
 {
 	mt_ring_commit(rec);
-	mt_pipe_kick();
+	mt_pipe_kick(false);
 }
 
 /*
