@@ -157,6 +157,7 @@ VISIBLE_IF_KUNIT unsigned long ms_period_msec = 1000;
 static u64 ms_period_ns;
 static u64 ms_span_ns;			/* the whole history; U64_MAX if more */
 VISIBLE_IF_KUNIT u64 ms_start_ns;		/* local_clock() when period 0 began */
+static s64 ms_clock_offset;		/* local_clock() - sched_clock() then */
 static u64 ms_complete;			/* rows final after the stop */
 static struct timespec64 ms_start_wall;
 static unsigned int ms_readers;
@@ -340,6 +341,23 @@ VISIBLE_IF_KUNIT u64 ms_read_locked(u64 now)
 	return complete;
 }
 
+/*
+ * local_clock() minus sched_clock() (ftrace's "local" clock), the latter
+ * taken on both sides of the former, as the trace's header has it.
+ */
+static s64 ms_measure_clock_offset(void)
+{
+	unsigned long flags;
+	u64 before, now, after;
+
+	local_irq_save(flags);
+	before = sched_clock();
+	now = local_clock();
+	after = sched_clock();
+	local_irq_restore(flags);
+	return now - (before + (after - before) / 2);
+}
+
 VISIBLE_IF_KUNIT int ms_start_locked(void)
 {
 	unsigned long tick;
@@ -365,6 +383,7 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	/* No hotplug callback may fold into rows of the old timeline. */
 	cpus_read_lock();
 	ktime_get_real_ts64(&ms_start_wall);
+	ms_clock_offset = ms_measure_clock_offset();
 	ms_start_ns = local_clock();
 	tick = jiffies;
 	for_each_possible_cpu(cpu) {
@@ -496,6 +515,7 @@ struct ms_iter {
 	u64 rows;		/* final rows in this snapshot */
 	unsigned long period_msec;
 	u64 start_ns;
+	s64 clock_offset;
 	struct timespec64 start_wall;
 };
 
@@ -518,7 +538,11 @@ static void ms_seq_stop(struct seq_file *m, void *v)
 {
 }
 
-/* Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate. */
+/*
+ * Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate,
+ * and the clock named as in the trace's header.  The 1.x key sched_clock
+ * keeps its name, but holds local_clock() at the start.
+ */
 static void ms_show_header(struct seq_file *m, const struct ms_iter *it)
 {
 	unsigned int i;
@@ -531,6 +555,8 @@ static void ms_show_header(struct seq_file *m, const struct ms_iter *it)
 	seq_puts(m, "# ts_field 1\n");
 	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_printf(m, "# dropped %ld\n", atomic_long_read(&ms_dropped));
+	seq_puts(m, "# clock " MT_CLOCK_NAME "\n");
+	seq_printf(m, "# clock_offset %lld\n", it->clock_offset);
 	seq_printf(m, "# sched_clock 0x%016llx\n", it->start_ns);
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_printf(m, "# field %u %s\n", i + 1, mt_cause_names[i]);
@@ -597,6 +623,7 @@ static int ms_stat_open(struct inode *inode, struct file *file)
 		it->rows = ms_started ? ms_complete : 0;
 	it->period_msec = ms_period_msec;
 	it->start_ns = ms_start_ns;
+	it->clock_offset = ms_clock_offset;
 	it->start_wall = ms_start_wall;
 	ms_readers++;
 	mutex_unlock(&mt_mutex);
