@@ -686,6 +686,7 @@ int ms_start_locked(void);
 void ms_stop_locked(void);
 int ms_reset_locked(void);
 u64 ms_read_count(u64 period, unsigned int col);
+u64 ms_read_locked(u64 now);
 unsigned int ms_column(unsigned int cause, unsigned int reason);
 #endif
 #endif

@@ -4,12 +4,31 @@
  * of period_msec, through debugfs migration_stat/.
  *
  * Each CPU counts the events of its current period in its own counters.
- * When it sees an event past the end of that period, or when a reader of
- * the stat file asks it by IPI, it adds them to the shared history, one
- * row per period: the only cross-CPU atomics are one per counter per CPU
- * per period, never one per event.  A row is final once every CPU has
- * moved past it, and only final rows are shown.  The history is allocated
- * by the first start and freed by a reset.
+ * When it sees an event past the end of that period, it adds them to the
+ * shared history, one row per period: the only cross-CPU atomics are one
+ * per counter per CPU per period, never one per event.  A row is final
+ * once every CPU has moved past it, and only final rows are shown.  The
+ * history is allocated by the first start and freed by a reset.
+ *
+ * A reader of the stat file asks no CPU anything: it must not wake the
+ * idle CPUs it reports on (a tool polls it once a period).  A CPU whose
+ * period ended MS_READ_SLACK_NS before the reader's clock has counted no
+ * event since, or it would have moved on: the reader folds that CPU's
+ * counts itself, into the CPU's period's row, and holds the rows up to
+ * its own time as final for it.  It does not clear them, for the hook
+ * increments them with no lock or atomic: it remembers in ->taken what
+ * it folded, and each later fold, by a reader or by the CPU, adds only
+ * the counts past ->taken.  So every count lands in the history exactly
+ * once whatever runs when; a per-CPU lock, taken by the hook only when
+ * its period ends, keeps the two folds of one CPU apart and gives the
+ * reader its period and end whole on 32-bit kernels.  What the slack
+ * covers is a matter of timing: a hook that took its time (or jiffies)
+ * before the period's end but increments after the reader looked (it
+ * runs with interrupts off: a vCPU stalled by its host, an NMI), and the
+ * reader's clock reading ahead of the CPU's (an unstable sched_clock
+ * keeps each CPU's within a tick of the others').  An event delayed by
+ * more than that still counts, in its period, but a row already shown
+ * changes.
  *
  * An event's period is that of its local_clock() time.  While the trace
  * runs, the stat takes the trace's timestamp, so both put an event in the
@@ -40,6 +59,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -48,6 +68,8 @@
 
 #define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
 #define MS_MAX_PERIOD_MSEC	3600000UL
+/* How long after a CPU's period ended a reader takes it as idle: see above. */
+#define MS_READ_SLACK_NS	(2 * TICK_NSEC)
 
 #define MS_R(name)	BIT_ULL(MT_REASON_##name)
 #define MS_SELECT	(MS_R(WAKE_AFFINE) | MS_R(WAKE_AFFINE_BUSY) |		\
@@ -110,9 +132,15 @@ DEFINE_PER_CPU(u64, ms_period_end);
 /* jiffies from which this CPU's events read the clock (ms_count_untimed()). */
 DEFINE_PER_CPU(unsigned long, ms_period_end_tick);
 
+/*
+ * What a CPU keeps beside its counters.  The lock is taken by the CPU to
+ * fold and move to a new period, by a reader to fold what the CPU counted
+ * since, and by hotplug and stop on a CPU that cannot count.
+ */
 struct ms_cpu {
+	raw_spinlock_t lock;
 	u64 period;			/* the period of the CPU's counts */
-	u64 synced;			/* @period at the last ms_sync_cpu() */
+	u64 taken[MS_NR_COLS];		/* of the counts, already folded */
 };
 
 static DEFINE_PER_CPU(struct ms_cpu, ms_cpus);
@@ -129,6 +157,7 @@ VISIBLE_IF_KUNIT unsigned long ms_period_msec = 1000;
 static u64 ms_period_ns;
 static u64 ms_span_ns;			/* the whole history; U64_MAX if more */
 VISIBLE_IF_KUNIT u64 ms_start_ns;		/* local_clock() when period 0 began */
+static s64 ms_clock_offset;		/* local_clock() - sched_clock() then */
 static u64 ms_complete;			/* rows final after the stop */
 static struct timespec64 ms_start_wall;
 static unsigned int ms_readers;
@@ -157,28 +186,46 @@ static void ms_full_irq_workfn(struct irq_work *work)
 static DEFINE_IRQ_WORK(ms_full_irq_work, ms_full_irq_workfn);
 
 /*
- * Add @cpu's counts to its period's row; on @cpu with interrupts off, or
- * with its writers gone.  A cause with reasons counts as their sum.
+ * Add what @cpu counted in its period since the last fold to that
+ * period's row, under the CPU's lock.  @clear: on @cpu with interrupts
+ * off, or with its writers gone, so the counters can be cleared for the
+ * next period; else a reader's fold, beside a hook that may increment a
+ * counter (on a 32-bit kernel, a 64-bit counter may then be read torn:
+ * the next fold's difference puts the row right).  A cause with reasons
+ * counts as their sum.
  */
-static void ms_fold(unsigned int cpu)
+static void ms_fold(unsigned int cpu, bool clear)
 {
-	u64 period = per_cpu_ptr(&ms_cpus, cpu)->period;
+	struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
 	u64 *count = *per_cpu_ptr(&ms_counts, cpu);
+	u64 sum[MT_NR_CAUSES] = {};
 	atomic64_t *row;
 	unsigned int i;
 
-	if (period >= MS_NR_PERIODS)
+	lockdep_assert_held(&pc->lock);
+	if (pc->period >= MS_NR_PERIODS)
 		return;
-	for (i = MT_NR_CAUSES; i < MS_NR_COLS; i++)
-		if (ms_col_cause[i])
-			count[ms_col_cause[i] - 1] += count[i];
-	row = ms_row(period);
+	row = ms_row(pc->period);
 	for (i = 0; i < MS_NR_COLS; i++) {
-		if (count[i]) {
-			atomic64_add(count[i], &row[i]);
+		/* The hook increments it locklessly, by design. */
+		u64 n = data_race(READ_ONCE(count[i]));
+		u64 d = n - pc->taken[i];
+
+		if (clear) {
 			count[i] = 0;
+			pc->taken[i] = 0;
+		} else {
+			pc->taken[i] = n;
 		}
+		if (!d)
+			continue;
+		atomic64_add(d, &row[i]);
+		if (ms_col_cause[i])
+			sum[ms_col_cause[i] - 1] += d;
 	}
+	for (i = 0; i < MT_NR_CAUSES; i++)
+		if (sum[i])
+			atomic64_add(sum[i], &row[i]);
 }
 
 /*
@@ -204,23 +251,29 @@ static void ms_set_end_tick(unsigned int cpu, unsigned long tick, u64 left)
 }
 
 /*
- * Fold, then move @cpu to the period of @now.  Runs once per period per
- * CPU at most, so the division for a CPU that idled is affordable here.
+ * Fold, then move @cpu to the period of @now; on @cpu with interrupts
+ * off, or on a control CPU while @cpu cannot count.  Runs once per period
+ * per CPU at most, so the lock and the division for a CPU that idled are
+ * affordable here.
  */
 static void ms_advance(unsigned int cpu, u64 now)
 {
 	struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
 	u64 *end = per_cpu_ptr(&ms_period_end, cpu);
+	unsigned long flags;
 	u64 passed;
 
-	ms_fold(cpu);
-	if (now < *end)
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	ms_fold(cpu, true);
+	if (now < *end) {
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
 		return;
+	}
 	passed = div64_u64(now - *end, ms_period_ns) + 1;
-	/* Another CPU folds it once this one's writers are gone. */
-	WRITE_ONCE(pc->period, pc->period + passed);
+	pc->period += passed;
 	*end += passed * ms_period_ns;
 	ms_set_end_tick(cpu, jiffies, *end - now);
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
 	if (pc->period >= MS_NR_PERIODS && READ_ONCE(ms_collecting)) {
 		/* The history is full: stop, and let a worker drop the key. */
 		WRITE_ONCE(ms_collecting, false);
@@ -252,34 +305,57 @@ noinline __cold void ms_count_untimed_slow(unsigned int col)
 }
 
 /*
- * IPI: bring this CPU's counters up to date.  Its period is taken here,
- * after the fold: the IPI's completion orders both before the reader, a
- * later look at @period could see a move past a row without its counts.
+ * While collecting, a reader at @now: how many rows are final, i.e. every
+ * online CPU moved past them or idles since before them.  An idle CPU's
+ * counts are folded here, without asking it (see the top of this file);
+ * a CPU that moved on folded its past periods itself, under the lock that
+ * gives its period here.
  */
-static void ms_sync_cpu(void *unused)
+VISIBLE_IF_KUNIT u64 ms_read_locked(u64 now)
 {
-	struct ms_cpu *pc = this_cpu_ptr(&ms_cpus);
+	u64 complete = MS_NR_PERIODS, idle_past = 0;
+	int cpu;
 
-	if (ms_stat_running())
-		ms_advance(smp_processor_id(), local_clock());
-	pc->synced = pc->period;
+	lockdep_assert_held(&mt_mutex);
+	if (now > ms_start_ns + MS_READ_SLACK_NS)
+		idle_past = div64_u64(now - MS_READ_SLACK_NS - ms_start_ns,
+				      ms_period_ns);
+	/* No hotplug callback folds or moves a CPU meanwhile. */
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+		unsigned long flags;
+		u64 past;
+
+		raw_spin_lock_irqsave(&pc->lock, flags);
+		if (*per_cpu_ptr(&ms_period_end, cpu) + MS_READ_SLACK_NS <= now) {
+			ms_fold(cpu, false);
+			past = idle_past;
+		} else {
+			past = pc->period;
+		}
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
+		complete = min(complete, past);
+	}
+	cpus_read_unlock();
+	return complete;
 }
 
 /*
- * While collecting: have every CPU fold its counts and return how many
- * rows are final, i.e. every CPU has moved past them.
+ * local_clock() minus sched_clock() (ftrace's "local" clock), the latter
+ * taken on both sides of the former, as the trace's header has it.
  */
-static u64 ms_sync_locked(void)
+static s64 ms_measure_clock_offset(void)
 {
-	u64 complete = MS_NR_PERIODS;
-	int cpu;
+	unsigned long flags;
+	u64 before, now, after;
 
-	cpus_read_lock();
-	on_each_cpu(ms_sync_cpu, NULL, 1);
-	for_each_online_cpu(cpu)
-		complete = min(complete, per_cpu_ptr(&ms_cpus, cpu)->synced);
-	cpus_read_unlock();
-	return complete;
+	local_irq_save(flags);
+	before = sched_clock();
+	now = local_clock();
+	after = sched_clock();
+	local_irq_restore(flags);
+	return now - (before + (after - before) / 2);
 }
 
 VISIBLE_IF_KUNIT int ms_start_locked(void)
@@ -307,10 +383,15 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	/* No hotplug callback may fold into rows of the old timeline. */
 	cpus_read_lock();
 	ktime_get_real_ts64(&ms_start_wall);
+	ms_clock_offset = ms_measure_clock_offset();
 	ms_start_ns = local_clock();
 	tick = jiffies;
 	for_each_possible_cpu(cpu) {
-		memset(per_cpu_ptr(&ms_cpus, cpu), 0, sizeof(struct ms_cpu));
+		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+
+		/* No hook counts, no reader reads: the lock is not needed. */
+		pc->period = 0;
+		memset(pc->taken, 0, sizeof(pc->taken));
 		memset(per_cpu_ptr(&ms_counts, cpu), 0, sizeof(ms_counts));
 		*per_cpu_ptr(&ms_period_end, cpu) = ms_start_ns + ms_period_ns;
 		ms_set_end_tick(cpu, tick, ms_period_ns);
@@ -345,8 +426,14 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 	synchronize_rcu();
 	/* Not while a hotplug callback folds a CPU. */
 	cpus_read_lock();
-	for_each_possible_cpu(cpu)
-		ms_fold(cpu);
+	for_each_possible_cpu(cpu) {
+		struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&pc->lock, flags);
+		ms_fold(cpu, true);
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
+	}
 	cpus_read_unlock();
 	ms_folded = true;
 }
@@ -367,8 +454,14 @@ static int ms_cpu_prepare(unsigned int cpu)
 
 static int ms_cpu_dead(unsigned int cpu)
 {
-	if (ms_stat_running())
-		ms_fold(cpu);
+	struct ms_cpu *pc = per_cpu_ptr(&ms_cpus, cpu);
+	unsigned long flags;
+
+	if (ms_stat_running()) {
+		raw_spin_lock_irqsave(&pc->lock, flags);
+		ms_fold(cpu, true);
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
+	}
 	return 0;
 }
 
@@ -422,6 +515,7 @@ struct ms_iter {
 	u64 rows;		/* final rows in this snapshot */
 	unsigned long period_msec;
 	u64 start_ns;
+	s64 clock_offset;
 	struct timespec64 start_wall;
 };
 
@@ -444,7 +538,11 @@ static void ms_seq_stop(struct seq_file *m, void *v)
 {
 }
 
-/* Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate. */
+/*
+ * Format 1.2: 1.1 plus a CAUSE/REASON column per reason after migrate,
+ * and the clock named as in the trace's header.  The 1.x key sched_clock
+ * keeps its name, but holds local_clock() at the start.
+ */
 static void ms_show_header(struct seq_file *m, const struct ms_iter *it)
 {
 	unsigned int i;
@@ -457,6 +555,8 @@ static void ms_show_header(struct seq_file *m, const struct ms_iter *it)
 	seq_puts(m, "# ts_field 1\n");
 	seq_printf(m, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_printf(m, "# dropped %ld\n", atomic_long_read(&ms_dropped));
+	seq_puts(m, "# clock " MT_CLOCK_NAME "\n");
+	seq_printf(m, "# clock_offset %lld\n", it->clock_offset);
 	seq_printf(m, "# sched_clock 0x%016llx\n", it->start_ns);
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_printf(m, "# field %u %s\n", i + 1, mt_cause_names[i]);
@@ -518,11 +618,12 @@ static int ms_stat_open(struct inode *inode, struct file *file)
 	mutex_lock(&mt_mutex);
 	ms_stop_if_expired_locked();
 	if (READ_ONCE(ms_collecting))
-		it->rows = ms_sync_locked();
+		it->rows = ms_read_locked(local_clock());
 	else
 		it->rows = ms_started ? ms_complete : 0;
 	it->period_msec = ms_period_msec;
 	it->start_ns = ms_start_ns;
+	it->clock_offset = ms_clock_offset;
 	it->start_wall = ms_start_wall;
 	ms_readers++;
 	mutex_unlock(&mt_mutex);
@@ -656,8 +757,11 @@ static void __init ms_number_columns(void)
 void __init ms_stat_init(void)
 {
 	struct dentry *dir;
+	int cpu;
 
 	ms_number_columns();
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(&ms_cpus, cpu)->lock);
 	dir = debugfs_create_dir("migration_stat", NULL);
 	debugfs_create_file("enable", 0600, dir, NULL, &ms_enable_fops);
 	debugfs_create_file("period_msec", 0600, dir, NULL, &ms_period_fops);

@@ -538,6 +538,88 @@ static void mt_test_stat_untimed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
 }
 
+static u64 ms_test_read(u64 now)
+{
+	u64 rows;
+
+	mutex_lock(&mt_mutex);
+	rows = ms_read_locked(now);
+	mutex_unlock(&mt_mutex);
+	return rows;
+}
+
+/*
+ * A reader folds the counts of a CPU whose period ended without asking
+ * it, and every count still lands in the history once: a move counted
+ * into that period after the reader looked (a hook that took its time
+ * before the end), the CPU's own fold when it moves on, and the stop's.
+ * A CPU still in its period, or just past its end, holds its row back.
+ */
+static void mt_test_stat_remote_read(struct kunit *test)
+{
+	unsigned int why = MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE);
+	unsigned int col = ms_column(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE);
+	unsigned int cause = MT_CAUSE_TRY_TO_WAKE_UP - 1;
+	unsigned long flags;
+	u64 p, t0, late;
+
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
+	/* Only the counts below: the scheduler's own hooks stay out. */
+	WRITE_ONCE(ms_collecting, false);
+	p = ms_period_msec * NSEC_PER_MSEC;
+	/*
+	 * Period 10 and on, as in mt_test_stat_periods().  Every CPU is in
+	 * period 0 but those that count below, which move to period 10.
+	 */
+	t0 = ms_start_ns + 10 * p;
+	late = t0 + p + 2 * TICK_NSEC;
+	local_irq_save(flags);
+	ms_count(why, t0 + p / 2);
+	ms_count(why, t0 + p / 2 + 1);
+	local_irq_restore(flags);
+	/* In period 10, and just past its end: its row is not final. */
+	KUNIT_EXPECT_EQ(test, ms_test_read(t0 + p / 2), 10);
+	KUNIT_EXPECT_EQ(test, ms_test_read(t0 + p + 1), 10);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 0);
+	/* Every CPU idle since period 10's end: row 10 is final, folded. */
+	KUNIT_EXPECT_EQ(test, ms_test_read(late), 11);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 2);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, cause), 2);
+	/* Read again: nothing new, nothing twice. */
+	KUNIT_EXPECT_EQ(test, ms_test_read(late), 11);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 2);
+	/* A move of period 10 counted after the read comes with the next. */
+	local_irq_save(flags);
+	ms_count(why, t0 + p / 2 + 2);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ms_test_read(late), 11);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 3);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, cause), 3);
+	/*
+	 * Another after that read, then the CPU moves to period 12: its own
+	 * fold adds what no reader took, once.
+	 */
+	local_irq_save(flags);
+	ms_count(why, t0 + p / 2 + 3);
+	ms_count(why, t0 + 2 * p + 1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 4);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, cause), 4);
+	/* That CPU holds row 12 back until its period ends too. */
+	KUNIT_EXPECT_EQ(test, ms_test_read(t0 + 2 * p + 2), 11);
+	KUNIT_EXPECT_EQ(test, ms_test_read(t0 + 3 * p + 2 * TICK_NSEC), 13);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, col), 1);
+	KUNIT_EXPECT_EQ(test, ms_read_count(11, cause), 0);
+	/* The stop's fold of every CPU adds nothing a reader took. */
+	mt_test_locked(ms_test_stop);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, col), 4);
+	KUNIT_EXPECT_EQ(test, ms_read_count(10, cause), 4);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, col), 1);
+	KUNIT_EXPECT_EQ(test, ms_read_count(12, cause), 1);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_reset_locked), 0);
+}
+
 #endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
 static struct kunit_case mt_test_cases[] = {
@@ -554,6 +636,7 @@ static struct kunit_case mt_test_cases[] = {
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),
+	KUNIT_CASE(mt_test_stat_remote_read),
 #endif
 	{}
 };

@@ -286,6 +286,54 @@ static int cmd_every(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Open FILE, read it to the end and close it, every MS milliseconds, N
+ * times, on the absolute schedule of "every" with PHASE_US; prints how
+ * many rounds failed, then the lines of the last read.
+ */
+static int cmd_poll(int argc, char **argv)
+{
+	long long period, phase, t;
+	unsigned long long lines = 0;
+	struct timespec next;
+	int ms, n, i, fd, failed = 0;
+	char buf[65536];
+	ssize_t len, j;
+
+	if (argc != 4)
+		return 2;
+	ms = atoi(argv[0]);
+	n = atoi(argv[1]);
+	period = ms * 1000000LL;
+	phase = atoll(argv[3]) * 1000;
+	if (ms <= 0 || phase < 0 || phase >= period)
+		return 2;
+	if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL))
+		die("PR_SET_TIMERSLACK");
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	t = next.tv_sec * 1000000000LL + next.tv_nsec;
+	t = (t / period + 1) * period + phase;
+	for (i = 0; i < n; i++, t += period) {
+		next.tv_sec = t / 1000000000LL;
+		next.tv_nsec = t % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0) {
+			failed++;
+			continue;
+		}
+		lines = 0;
+		while ((len = read(fd, buf, sizeof(buf))) > 0)
+			for (j = 0; j < len; j++)
+				lines += buf[j] == '\n';
+		if (len < 0)
+			failed++;
+		close(fd);
+	}
+	printf("%d %llu\n", failed, lines);
+	return 0;
+}
+
 /* Read FILE to the end; prints the elapsed ns, bytes and lines. */
 static int cmd_read_time(int argc, char **argv)
 {
@@ -479,6 +527,7 @@ static const struct mt_cmd cmds[] = {
 	{ "comm", "NAME", cmd_comm },
 	{ "marks", "N CPU", cmd_marks },
 	{ "every", "MS N FILE DATA [PHASE_US]", cmd_every },
+	{ "poll", "MS N FILE PHASE_US", cmd_poll },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
 	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
 	{ "bench-pingpong", "N", cmd_bench_pingpong },

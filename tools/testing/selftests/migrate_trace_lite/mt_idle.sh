@@ -21,6 +21,19 @@
 # The ipi events see what the reader sends from its own context; work it
 # would hand to a kworker or a timer, or a wakeup of a CPU that polls in
 # idle, they do not: the counts of /proc/interrupts do.
+#
+# A reader of migration_stat/stat must not disturb them either: a tool
+# polls it once a period (migrate_exporter, migrate_top).  With the stat
+# collecting at 100 ms periods and nothing else running, a poller on
+# CPU 0 opens, reads and closes a file every 100 ms, on the same tick
+# grid as the writes above: migration_stat/period_msec (which asks no
+# CPU anything) in one run, migration_stat/stat in the other.  What the
+# reads of stat add to the idle CPUs may be no more than noise, and the
+# poller of stat may send no more cross-CPU calls itself than the other.
+# A read of stat formats every row so far (some 90 numbers a period):
+# the longer it runs, the likelier CPU 0 is busy at the tick after its
+# tickless idle and kicks an idle CPU to balance (one CAL), so the
+# reads of stat come first, while there are fewer than 50 rows.
 
 . "$(dirname "$0")/mt_lib.sh"
 
@@ -35,7 +48,7 @@ if [ "$NCPU" -lt 2 ] || [ ! -w /proc/sys/kernel/sched_schedstats ] ||
 		"and the ipi tracepoints"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 6
+ktap_set_plan 9
 # The ipi events of all three runs, in an instance of their own, in
 # the default line format that sent_away() reads (an instance starts
 # with the top level's options).
@@ -113,6 +126,29 @@ phase() {
 	echo $(($6 - $1)) $(($7 - $2)) "$sent"
 }
 
+# stat_phase FILE: the stat collecting, a poller on CPU 0 reads FILE
+# every 100 ms for STAT_SECONDS s; prints "IPIS WAKEUPS SENT LINES" on the
+# idle CPUs, SENT being the IPIs the poller sent itself, LINES those of
+# its last read.
+stat_phase() {
+	file=$1
+	echo >"$IPI/trace"
+	echo 1 >"$IPI/events/ipi/enable"
+	before=$(disturbance)
+	taskset -c 0 "$HELPER" poll 100 "$SN" "$1" 100 >"$TMPD/poll" &
+	poller=$!
+	wait "$poller"
+	after=$(disturbance)
+	echo 0 >"$IPI/events/ipi/enable"
+	sent=$(sent_away "$poller")
+	# The poll's failed reads and lines, then the counts before and after.
+	set -- $(cat "$TMPD/poll") $before $after
+	[ "$1" = 0 ] || ktap_print_msg "poll of $(basename "$file"): $1 reads failed"
+	ktap_print_msg "poll of $(basename "$file"): CAL $((${10} - $5))" \
+		"RES $((${11} - $6)) LOC $((${12} - $7)), sent by the poller $sent" >&2
+	echo $(($8 - $3)) $(($9 - $4)) "$sent" "$2"
+}
+
 # min A B: the smaller number.
 min() { if [ "$1" -le "$2" ]; then echo "$1"; else echo "$2"; fi; }
 
@@ -140,6 +176,27 @@ for round in 1 2; do
 	echo 0 >"$TRACING/tracing_on"
 	echo >"$TRACING/trace"
 done
+# The stat's poller, two rounds as well; the trace stopped.
+STAT_SECONDS=${MT_IDLE_STAT_SECONDS:-5}
+SN=$((STAT_SECONDS * 10))
+stat_base=999999 stat_ipi=999999 base_sent=0 stat_sent=0 stat_rows=0
+if [ -d "$MS_DIR" ]; then
+	for round in 1 2; do
+		echo 0 >"$MS_DIR/reset"
+		echo 100 >"$MS_DIR/period_msec"
+		echo 1 >"$MS_DIR/enable"
+		# First the reads of stat, while it is short (see above).
+		set -- $(stat_phase "$MS_DIR/stat")
+		stat_ipi=$(min "$stat_ipi" "$1") stat_sent=$((stat_sent + $3))
+		# Its last read's rows: the run's periods, less the last.
+		stat_rows=$(($4 - $(grep -c '^#' "$MS_DIR/stat")))
+		set -- $(stat_phase "$MS_DIR/period_msec")
+		stat_base=$(min "$stat_base" "$1") base_sent=$((base_sent + $3))
+		echo 0 >"$MS_DIR/enable"
+	done
+	echo 0 >"$MS_DIR/reset"
+	echo 1000 >"$MS_DIR/period_msec"
+fi
 echo 0 >/proc/sys/kernel/sched_schedstats
 
 ktap_print_msg "idle CPUs 1-$((NCPU - 1)), ${SECONDS_EACH} s each, fewer of two: IPIs / wakeups"
@@ -166,5 +223,22 @@ check "our reader sent no IPI to another CPU itself ($ours_sent in both runs)" \
 # timers and the readers' starts).
 check "our reader sends no IPI rounds: fewer than 5 IPIs a second per idle CPU" \
 	"$([ "$ours_ipi" -lt $((5 * SECONDS_EACH * (NCPU - 1))) ] && echo yes)" yes
+
+if [ -d "$MS_DIR" ]; then
+	ktap_print_msg "idle CPUs, ${STAT_SECONDS} s each, fewer of two: IPIs"
+	ktap_print_msg "  polls of period_msec: $stat_base"
+	ktap_print_msg "  polls of stat:        $stat_ipi"
+	check "the poller's last read of stat had the periods so far ($stat_rows rows)" \
+		"$([ "$stat_rows" -ge $((SN - 5)) ] && echo yes)" yes
+	added=$((stat_ipi - stat_base))
+	check "a stat reader polling every period adds no IPIs to idle CPUs ($added)" \
+		"$([ "$added" -le "$NOISE" ] && echo yes)" yes
+	# Either poller's start and exit may send one or two (its parent's
+	# wakeup); a read of stat that asks the CPUs sends one per read.
+	check "the stat reader sent no more IPIs itself than the other ($stat_sent vs $base_sent)" \
+		"$([ "$stat_sent" -le $((base_sent + 4)) ] && echo yes)" yes
+else
+	for i in 1 2 3; do ktap_test_skip "no $MS_DIR: CONFIG_SNSC_LITE_MIGRATION_STAT is off"; done
+fi
 mt_reset
 ktap_finished

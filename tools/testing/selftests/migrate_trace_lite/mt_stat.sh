@@ -14,7 +14,7 @@ if [ ! -d "$MS_DIR" ]; then
 	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 55
+ktap_set_plan 58
 
 ms_state() { cat "$MS_DIR/enable"; }
 ms_period() { cat "$MS_DIR/period_msec"; }
@@ -65,6 +65,25 @@ ktap_print_msg "stat: $(ms_data_rows "$S") periods; trace: $(mt_migrations "$T" 
 check "header: version 1.x, period_msec, ts_field, gettimeofday" \
 	"$(grep -c -e '^# version 1\.' -e '^# period_msec 100$' -e '^# ts_field 1$' \
 		-e '^# gettimeofday [0-9]* [0-9]*$' "$S")" 4
+# The clock, named as in the trace's header; its offset from
+# sched_clock() the trace's (one value while the kernel keeps one clock
+# for all CPUs; 1 ms allows for a TSC found unstable); the legacy
+# sched_clock line holds local_clock() when the stat started, between the
+# trace's start and its last record (same width hex: compared as text).
+offset='^# clock_offset -\{0,1\}[0-9]\{1,19\}$'
+check "header: clock local_clock and its clock_offset" \
+	"$(grep -c -e '^# clock local_clock$' -e "$offset" "$S")" 2
+check "the stat's clock_offset is the trace's, within 1 ms" \
+	"$(awk '$2 == "clock_offset" { o[n++] = $3 }
+		END { d = o[0] - o[1]; if (n == 2 && d < 1000000 && d > -1000000) print "yes" }' \
+		"$S" "$T")" yes
+check "sched_clock is local_clock() at the stat's start, within the trace" \
+	"$(awk 'FNR == NR { if ($2 == "sched_clock") s = $3; next }
+		$1 ~ /^0x[0-9a-f]{16}$/ { if (first == "" && $6 == "start_sched_clock") first = $1
+					 last = $1 }
+		END { if (s ~ /^0x[0-9a-f]{16}$/ && first != "" && first < s && s < last)
+			print "yes" }' \
+		"$S" "$T")" yes
 check "fields are the trace's causes in order, then migrate" \
 	"$(awk '$2 == "field" { printf "%s ", $4 } $4 == "migrate" { exit }' "$S")" \
 	"$(awk '$2 == "cause" { printf "%s ", $4 } END { printf "migrate " }' "$T")"
