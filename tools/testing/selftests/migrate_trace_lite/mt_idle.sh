@@ -7,7 +7,8 @@
 # reader, with a reader of our trace_pipe, and with a reader of ftrace's
 # trace_pipe fed by trace_marker writes from CPU 0.  Ours may add no more
 # than ftrace's adds.  Both readers run on CPU 0 beside the writer, as a
-# user who wants to leave the others alone would run them.  The ipi
+# user who wants to leave the others alone would run them, and then
+# unpinned, as a user who just types cat trace_pipe runs them.  The ipi
 # tracepoints also say who sent what: our reader may send no cross-CPU
 # call itself.
 #
@@ -48,7 +49,7 @@ if [ "$NCPU" -lt 2 ] || [ ! -w /proc/sys/kernel/sched_schedstats ] ||
 		"and the ipi tracepoints"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 9
+ktap_set_plan 11
 # The ipi events of all three runs, in an instance of their own, in
 # the default line format that sent_away() reads (an instance starts
 # with the top level's options).
@@ -98,12 +99,17 @@ sent_away() {
 }
 
 # phase NAME FILE DATA [PIPE]: the writer on CPU 0 for SECONDS_EACH s, a
-# reader of PIPE on CPU 0 if given; prints "IPIS WAKEUPS SENT" on the
-# idle CPUs, SENT being the IPIs the reader sent itself.
+# reader of PIPE on CPU 0 if given (wherever the scheduler puts it if
+# UNPINNED is set); prints "IPIS WAKEUPS SENT" on the idle CPUs, SENT
+# being the IPIs the reader sent itself.
 phase() {
 	reader=
 	if [ -n "${4:-}" ]; then
-		taskset -c 0 cat "$4" >"$TMPD/read" &
+		if [ -n "${UNPINNED:-}" ]; then
+			cat "$4" >"$TMPD/read" &
+		else
+			taskset -c 0 cat "$4" >"$TMPD/read" &
+		fi
 		reader=$!
 		sleep 1
 	fi
@@ -176,6 +182,21 @@ for round in 1 2; do
 	echo 0 >"$TRACING/tracing_on"
 	echo >"$TRACING/trace"
 done
+# A user who types cat trace_pipe: the reader goes wherever the scheduler
+# puts it, an idle CPU too, which each wakeup of the reader then costs an
+# IPI.  One round: the readers' difference is large.
+mt_reset
+mt_start
+set -- $(UNPINNED=1 phase "our reader, unpinned" "$MT_DIR/mark" 0x1d1e "$MT_DIR/trace_pipe")
+ours_free=$1 ours_free_marks=$(grep -c ' 0x00001d1e$' "$TMPD/read")
+mt_stop
+mt_reset
+echo 1 >"$TRACING/tracing_on"
+set -- $(UNPINNED=1 phase "ftrace's reader, unpinned" "$TRACING/trace_marker" idle \
+	"$TRACING/trace_pipe")
+ftrace_free=$1
+echo 0 >"$TRACING/tracing_on"
+echo >"$TRACING/trace"
 # The stat's poller, two rounds as well; the trace stopped.
 STAT_SECONDS=${MT_IDLE_STAT_SECONDS:-5}
 SN=$((STAT_SECONDS * 10))
@@ -223,6 +244,13 @@ check "our reader sent no IPI to another CPU itself ($ours_sent in both runs)" \
 # timers and the readers' starts).
 check "our reader sends no IPI rounds: fewer than 5 IPIs a second per idle CPU" \
 	"$([ "$ours_ipi" -lt $((5 * SECONDS_EACH * (NCPU - 1))) ] && echo yes)" yes
+ktap_print_msg "unpinned readers, ${SECONDS_EACH} s: IPIs, ours $ours_free, ftrace's $ftrace_free"
+# Each wakeup of a reader on an idle CPU is an IPI: ftrace's wakes at
+# each write, ours once per MT_PIPE_NUDGE_JIFFIES for names and marks.
+check "unpinned, our reader adds no more IPIs to idle CPUs than ftrace's ($ours_free vs $ftrace_free)" \
+	"$([ "$ours_free" -le $((ftrace_free + NOISE)) ] && echo yes)" yes
+check "unpinned, our reader got the $N marks" \
+	"$([ "$ours_free_marks" -ge $((N * 9 / 10)) ] && echo yes)" yes
 
 if [ -d "$MS_DIR" ]; then
 	ktap_print_msg "idle CPUs, ${STAT_SECONDS} s each, fewer of two: IPIs"
