@@ -407,6 +407,7 @@ void mt_output_init(struct dentry *dir);
 void mt_oops_init(struct dentry *dir);
 int mt_oops_hold(void);
 void mt_oops_wait(void);
+extern atomic_t mt_oops_state;
 /*
  * The dump's state.  ARMED: a panic or oops dumps.  DUMPING: a dump
  * runs.  DONE: dumped once for this trace.  FREEING: the buffers are
@@ -430,6 +431,9 @@ u64 mt_pipe_clamped(void);
 int mt_pipe_get(void);
 void mt_pipe_put(void);
 size_t mt_pipe_read_kernel(char *buf, size_t size);
+struct mt_pipe_cpu;
+bool mt_pipe_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
+		      unsigned long ws);
 void mt_pipe_lock_reader(void);
 void mt_pipe_unlock_reader(void);
 extern atomic_t mt_pipe_waiting;
@@ -673,11 +677,7 @@ int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg
 		 void *arg);
 int mt_reset_locked(void);
 int mt_trace_reset(void);
-struct mt_pipe_cpu;
-bool mt_pipe_catch_up(struct mt_pipe_cpu *pc, struct mt_ring *r,
-		      unsigned long ws);
 void mt_take_task_list(u64 ts);
-extern atomic_t mt_oops_state;
 #endif
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 extern unsigned long ms_period_msec;

@@ -588,8 +588,7 @@ int mt_trace_enable(int enable, int allow_restart)
 	if (enable != 0 && enable != 1)
 		return -EINVAL;
 	/* A start may free buffers a dump reads: wait for it unlocked. */
-	if (enable)
-		mt_oops_wait();
+	mt_oops_wait();
 	mutex_lock(&mt_mutex);
 	if (enable)
 		ret = mt_start_locked(allow_restart);
