@@ -17,7 +17,7 @@ KMAKE32		= env -u MAKEFLAGS -u MFLAGS $(MAKE) -s -C $(B)/linux ARCH=i386 -j$(JOB
 RUN_TIMEOUT	?= 900
 CHECK_TIMEOUT	?= 1500
 
-MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
+MIRROR		:= $(shell find Documentation fs include kernel lib samples scripts tools \
 			MAINTAINERS.patch -type f 2>/dev/null)
 GUEST_C		:= $(wildcard $(ST)/*.c $(ST)/*.h)
 GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
