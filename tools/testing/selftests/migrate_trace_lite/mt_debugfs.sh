@@ -6,7 +6,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 64
+ktap_set_plan 65
 
 for f in enable:600 mark:200 reset:200 trace:400; do
 	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
@@ -120,7 +120,7 @@ if [ -e "$MT_DIR/bench" ]; then
 	mt_stop
 	mt_reset
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		ktap_test_skip "no $MT_DIR/bench: CONFIG_SNSC_LITE_MIGRATION_BENCH is off"
 	done
 fi

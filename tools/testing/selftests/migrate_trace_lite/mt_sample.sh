@@ -54,8 +54,9 @@ check "load with start=1 on a reset trace" "$(load start=1 mark=0x6d740000)" ok
 check "the trace it started still runs" "$(mt_state)" 1
 mt_stop
 mt_save "$TMPD/t1"
-check "both marks, every hop between them, none after" \
-	"$(enough $(window "$TMPD/t1" $((0x6d740000))))" "1 1 all-hops 0"
+w=$(window "$TMPD/t1" $((0x6d740000)))
+ktap_print_msg "start=1: begin and end marks, moves of mt_sample between them and after: $w"
+check "both marks, every hop between them, none after" "$(enough $w)" "1 1 all-hops 0"
 check "every line is well formed" "$(mt_malformed "$TMPD/t1" | head -3)" ""
 check "start=1 while the trace holds one is refused" \
 	"$(load start=1 mark=0x6d740010)" failed
@@ -66,8 +67,10 @@ mt_start
 check "load into a running trace" "$(load mark=0x6d740020)" ok
 mt_stop
 mt_save "$TMPD/t2"
+w=$(window "$TMPD/t2" $((0x6d740020)))
+ktap_print_msg "a user's trace: begin and end marks, moves between them and after: $w"
 check "both marks, every hop between them, none after, in the user's trace" \
-	"$(enough $(window "$TMPD/t2" $((0x6d740020))))" "1 1 all-hops 0"
+	"$(enough $w)" "1 1 all-hops 0"
 
 # ---- no trace running: nothing is recorded ---------------------------------
 check "load while the trace is stopped" "$(load mark=0x6d740030)" ok
