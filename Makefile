@@ -17,10 +17,11 @@ KMAKE32		= env -u MAKEFLAGS -u MFLAGS $(MAKE) -s -C $(B)/linux ARCH=i386 -j$(JOB
 RUN_TIMEOUT	?= 900
 CHECK_TIMEOUT	?= 1500
 
-MIRROR		:= $(shell find Documentation fs include kernel lib scripts tools \
+MIRROR		:= $(shell find Documentation fs include kernel lib samples scripts tools \
 			MAINTAINERS.patch -type f 2>/dev/null)
 GUEST_C		:= $(wildcard $(ST)/*.c $(ST)/*.h)
-GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c) $(GUEST_C)
+GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c \
+			samples/migrate_trace_lite/*) $(GUEST_C)
 
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites mutants \
@@ -61,9 +62,11 @@ $(B)/kernel/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-test.config \
 	@$(H)/configure.sh $(B)/linux $(B)/kernel $(H)/kernel.config $(H)/kernel-test.config \
 		$(H)/kernel-bench.config
 
+# Its modules: the in-kernel API's sample (samples/migrate_trace_lite/),
+# which the initramfs carries for mt_sample.sh.
 kernel: $(B)/kernel/.config
-	@echo "  BUILD   build/kernel (bzImage)"
-	@$(KMAKE) O=$(B)/kernel bzImage
+	@echo "  BUILD   build/kernel (bzImage, modules)"
+	@$(KMAKE) O=$(B)/kernel bzImage modules
 
 # The objects the series touches, with W=1, with both options on, each
 # alone, both off, without SMP, and from the pristine tree configured as
@@ -123,7 +126,9 @@ kernel-i386: $(B)/kernel-i386/.config
 	@$(KMAKE32) O=$(B)/kernel-i386 bzImage
 
 initramfs: $(B)/initramfs.cpio $(B)/initramfs-i386.cpio
-$(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree
+# The test kernel first: the initramfs carries its sample module.
+$(B)/initramfs.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree \
+		| kernel
 	@echo "  GEN     build/initramfs.cpio"
 	@$(H)/mkinitramfs.sh $(TOP) $(B) $@
 $(B)/initramfs-i386.cpio: $(B)/.deps $(GUEST_FILES) $(H)/mkinitramfs.sh scripts/migrate_record $(B)/.tree

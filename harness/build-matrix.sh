@@ -8,6 +8,10 @@
 # CONFIG: on (both options), trace, stat, off (neither), nosmp, full
 # (on, with core scheduling, NUMA balancing and sched_ext), i386 (on,
 # 32-bit), pristine (the unpatched tree BUILD/pristine, configured as off).
+# trace, full and i386 also have loadable modules and build the kernel
+# API's sample module (samples/migrate_trace_lite/, OUTDIR/CONFIG.samples);
+# on, off and pristine, which t/07 compares instruction by instruction,
+# are configured without them, as the base fragment is.
 set -uo pipefail
 # The builds below set their own -j: make's jobserver, which a recipe
 # without '+' does not pass on, must not be looked for (its warning would
@@ -45,6 +49,11 @@ fragment() {
 	nosmp)	printf '%s\n' '# CONFIG_SMP is not set' ;;
 	esac
 	case $1 in
+	trace|full|i386)
+		printf '%s\n' CONFIG_MODULES=y CONFIG_SAMPLES=y \
+			CONFIG_SAMPLE_MIGRATE_TRACE_LITE=m ;;
+	esac
+	case $1 in
 	# Every hunk compiled: core scheduling, NUMA balancing, sched_ext.
 	full)	printf '%s\n' CONFIG_SCHED_SMT=y CONFIG_SCHED_CORE=y CONFIG_NUMA=y \
 			CONFIG_NUMA_BALANCING=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_JIT=y \
@@ -68,12 +77,17 @@ for c in $configs; do
 		status=1
 	fi
 	want="$objs $("$here/our-objects.sh" "$src" "$dir/.config")"
-	echo "  MATRIX  $c: $(echo $want | wc -w) objects, W=1"
+	# The sample module, where the configuration has it (not a hook site).
+	samples=
+	grep -qx 'CONFIG_SAMPLE_MIGRATE_TRACE_LITE=m' "$dir/.config" &&
+		samples=samples/migrate_trace_lite/migrate_trace_lite_sample.o
+	echo "  MATRIX  $c: $(echo $want $samples | wc -w) objects, W=1"
 	if ! make -s -C "$src" O="$dir" ARCH=$arch -j"$(nproc)" prepare >>"$log" 2>&1 ||
-	   ! make -C "$src" O="$dir" ARCH=$arch -j"$(nproc)" W=1 $want >>"$log" 2>&1; then
+	   ! make -C "$src" O="$dir" ARCH=$arch -j"$(nproc)" W=1 $want $samples >>"$log" 2>&1; then
 		echo "harness: the $c configuration does not build; see $log" >&2
 		status=1
 	fi
 	echo $want >"$out/$c.objs"
+	echo $samples >"$out/$c.samples"
 done
 exit $status

@@ -58,6 +58,12 @@ cp "$top"/harness/guest/*.sh "$root/guest/"
 cp "$st"/*.sh "$root/guest/"
 cp "$top/scripts/migrate_record" "$root/guest/"
 cp "$build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/guest/"
+# The in-kernel API's sample module, built with the test kernel (not for
+# i386: its kernel has no modules); mt_sample.sh loads it.
+ko=$build/kernel/samples/migrate_trace_lite/migrate_trace_lite_sample.ko
+if [ "$arch" = x86_64 ] && [ -f "$ko" ]; then
+	cp "$ko" "$root/guest/"
+fi
 # The functions our kernel files define, one a line: a kernel report is
 # ours when a stack frame names one (kcsan.sh).  Names only: the kernel's
 # other mt_* functions (the maple tree's) are not ours.

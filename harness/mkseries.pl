@@ -8,6 +8,11 @@
 # that later patches add are cut out of the final files (in C, an #ifdef
 # block of a later option is replaced by its #else branch, the stubs).
 #
+# The benchmark path (CONFIG_SNSC_LITE_MIGRATION_BENCH) is the project's
+# own and not mailed: it is cut from every patch of the series and written
+# apart, as OUTDIR/harness-only/0001-*.patch, which applies on top of the
+# series.
+#
 #   mkseries.pl TOP BUILD OUTDIR
 use strict;
 use warnings;
@@ -104,12 +109,31 @@ sub cut_feature {
 			$text =~ s{^/\* migrate_trace_lite_$f\.c \*/\n.*?(?=^/\* migrate_trace_lite_\w+\.c\b[^\n]*\*/\n|^#else|^#endif)}{}ms
 				or die "$P: no declarations of migrate_trace_lite_$f.c in $file\n";
 			$text =~ s{^ \*   migrate_trace_lite_$f\.c .*\n}{}m;
+			# Elsewhere (the KUnit-visible declarations): its types and
+			# prototypes, also those that span lines.
+			$text =~ s/^(?:struct|extern [^\n;(]*) mt_${f}_\w+;\n//mg;
+			$text =~ s/^[^\n;{}#]*\bmt_${f}_\w+\([^;{}]*\);[ \t]*\n//mg;
 		}
+		# An if (with its comment) whose whole body is such a call goes too.
+		$text =~ s{^[ \t]*(?:/\*[^\n]*\*/\n[ \t]*)?if \([^\n]*\)\n[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n}{}mg;
 		$text =~ s/^[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n//mg;
 		$text =~ s/\s*\|\|\s*mt_${f}_\w+\(\)//g;
 		$text =~ s/= mt_${f}_\w+\(\);/= 0;/g;
 		die "$P: $file still uses mt_${f}_*() after the cut\n" if $text =~ /\bmt_${f}_\w+/;
 	}
+	$text =~ s/\n{3,}/\n\n/g;
+	return $text;
+}
+
+# The benchmark path is not mailed: after its #ifdef blocks, cut its
+# init call, the stub that stands for it and its line in the file list.
+sub cut_bench {
+	my ($text, $file) = @_;
+	$text =~ s/^[ \t]*mt_bench_init\(\w+\);\n//mg;
+	$text =~ s/^static inline void mt_bench_init\(struct dentry \*dir\)\n\{\n\}\n//mg;
+	$text =~ s{^ \*   migrate_trace_lite_bench\.c .*\n}{}m;
+	die "$P: $file still refers to the benchmark path after the cut\n"
+		if $text =~ /\bmt_bench_|migrate_trace_lite_bench|SNSC_LITE_MIGRATION_BENCH/;
 	$text =~ s/\n{3,}/\n\n/g;
 	return $text;
 }
@@ -156,6 +180,8 @@ my $modules = 'scripts/MigrateTrace';
 my @modules = sort map { s@^\Q$top\E/@@r } glob("$top/$modules/*.pm");
 my $st = 'tools/testing/selftests/migrate_trace_lite';
 my @selftests = sort map { s@^\Q$top\E/@@r } glob("$top/$st/*");
+my $sample = 'samples/migrate_trace_lite';
+my @sample = sort map { s@^\Q$top\E/@@r } grep { !/\.patch$/ } glob("$top/$sample/*");
 
 my %maint;	# files listed so far in MAINTAINERS
 
@@ -163,6 +189,7 @@ my @steps = (
 {
 	subject => 'sched: report each change of a task\'s CPU with its cause and reason',
 	files => ['include/linux/migrate_trace_lite.h', 'include/linux/sched.h', @sched, 'kernel/fork.c', 'fs/exec.c'],
+	strip => [@bench],
 	maint => ['include/linux/migrate_trace_lite.h'],
 	body => <<'EOT',
 The sched_migrate_task tracepoint tells that a task changed CPU, but not
@@ -345,17 +372,20 @@ them.
 EOT
 },
 {
-	subject => 'kernel: migrate_trace_lite: add a benchmark path',
-	files => ["$k.h", "${k}_bench.c", 'kernel/Makefile', 'lib/Kconfig.debug'],
-	maint => ["${k}_bench.c"],
+	subject => 'samples: add a migrate_trace_lite module that marks around its work',
+	files => [@sample, 'samples/Kconfig', 'samples/Makefile'],
+	strip => [@bench],
+	maint => ["$sample/"],
 	body => <<'EOT',
-CONFIG_SNSC_LITE_MIGRATION_BENCH (default n) adds migration_trace/bench,
-which times N calls, with interrupts disabled on the current task, of
-the migration hook in whatever state the trace and the statistics are,
-of the sched_migrate_task tracepoint, of local_clock() alone (the floor
-every traced event pays), or of an empty loop: the numbers the cover
-letter quotes; and the dump on oops's merge of the newest N records, to
-show that its time does not grow with the buffers.
+mt_trace_enable() and mt_trace_mark() are exported for modules; add one
+that uses them, as a starting point for a driver or a test that wants
+its own work cut out of a trace.
+
+Loaded, it marks the beginning of a piece of work, a kernel thread that
+hops from one online CPU to the next by changing its own affinity (a
+migration each time), and its end; the analysis tools' --begin_mark and
+--end_mark then select the work.  start=1 starts the trace first; mark
+and hops set the marks and the number of moves.
 EOT
 },
 {
@@ -414,12 +444,37 @@ EOT
 },
 );
 
+# Not mailed: the benchmark path, written apart on top of the series.
+my $bench_step = {
+	subject => 'kernel: migrate_trace_lite: add a benchmark path',
+	files => ["$k.c", "$k.h", "${k}_trace.c", "${k}_stat.c", "${k}_bench.c", 'kernel/Makefile',
+		  'lib/Kconfig.debug'],
+	maint => ["${k}_bench.c"],
+	body => <<'EOT',
+CONFIG_SNSC_LITE_MIGRATION_BENCH (default n) adds migration_trace/bench,
+which times N calls, with interrupts disabled on the current task, of
+the migration hook in whatever state the trace and the statistics are,
+of the sched_migrate_task tracepoint, of local_clock() alone (the floor
+every traced event pays), or of an empty loop: the numbers the cover
+letter quotes; and the dump on oops's merge of the newest N records, to
+show that its time does not grow with the buffers.
+
+The hook calls log made-up moves of the current task, without its
+pi_lock: they go only into a trace or a collection the benchmark itself
+started from a reset state ("start mt|mstat|both"), which the trace and
+the statistics count as they start; while a user's collects, a hook run
+fails with EBUSY.
+
+The project's own tool: not for mainline.
+EOT
+};
+
 # ---- build the repository ------------------------------------------------------
 
 remove_tree($repo);
 make_path($repo);
 my %touched;
-for my $s (@steps) {
+for my $s (@steps, $bench_step) {
 	$touched{$_} = 1 for @{$s->{files}};
 }
 $touched{MAINTAINERS} = 1;
@@ -433,7 +488,9 @@ run(qw(git init -q));
 run(qw(git add -A));
 run(qw(git commit -q -m), 'pristine: ' . (split /\n/, slurp("$build/version.txt"))[0]);
 
-for my $s (@steps) {
+# Commit step $s: its files as they are at that point of the series.
+sub commit_step {
+	my ($s) = @_;
 	for my $f (@{$s->{files}}) {
 		my $text = slurp("$tree/$f");
 		my @later = @{$s->{strip} // []};
@@ -441,6 +498,7 @@ for my $s (@steps) {
 		if ($f =~ /^kernel\/migrate_trace_lite.*\.[ch]$/) {
 			$text = strip_ifdef($text, map { "CONFIG_$_" } @later);
 			$text = cut_feature($text, $f, @cut);
+			$text = cut_bench($text, $f) if grep { $_ eq $bench[0] } @later;
 		} elsif ($f eq 'lib/Kconfig.debug') {
 			$text = strip_kconfig($text, @later);
 		} elsif ($f eq 'kernel/Makefile') {
@@ -460,11 +518,16 @@ for my $s (@steps) {
 	spew("$build/series-msg", $msg);
 	run(qw(git commit -q -F), "$build/series-msg");
 }
+commit_step($_) for @steps;
 
 # ---- the patches and the cover letter ---------------------------------------------
 
 remove_tree($outdir);
 run(qw(git format-patch -q --cover-letter --subject-prefix=PATCH -o), $outdir, 'HEAD~' . scalar(@steps));
+# The benchmark path, apart: not a patch of the series (check-series.sh
+# reads OUTDIR/[0-9]*.patch only).
+commit_step($bench_step);
+run(qw(git format-patch -q -o), "$outdir/harness-only", 'HEAD~1');
 my ($cover) = glob("$outdir/0000-*.patch");
 my $text = slurp($cover);
 my $letter = slurp("$top/harness/cover-letter.txt");
@@ -477,4 +540,5 @@ my ($title, $body) = split /\n\n/, $letter, 2;
 $text =~ s/\*\*\* SUBJECT HERE \*\*\*/$title/;
 $text =~ s/\*\*\* BLURB HERE \*\*\*\n/$body/;
 spew($cover, $text);
-print "harness: series written to $outdir (" . scalar(@steps) . " patches and a cover letter)\n";
+print "harness: series written to $outdir (" . scalar(@steps) . " patches and a cover letter;" .
+	" the benchmark path apart in harness-only/)\n";

@@ -12,7 +12,7 @@ build=$2
 tarball=/usr/src/linux-source-6.12.tar.xz
 pristine=$build/pristine
 tree=$build/linux
-mirror_dirs="Documentation fs include kernel lib scripts tools"
+mirror_dirs="Documentation fs include kernel lib samples scripts tools"
 
 die() { echo "harness: $*" >&2; exit 1; }
 

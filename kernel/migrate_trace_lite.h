@@ -692,6 +692,11 @@ unsigned int ms_column(unsigned int cause, unsigned int reason);
 #endif
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+/* Under mt_mutex: which trace and collection run, and the bench's own. */
+extern unsigned long mt_trace_starts;
+extern unsigned long ms_starts;
+int mt_bench_start_trace_locked(void);
+int ms_bench_start_locked(void);
 void mt_bench_init(struct dentry *dir);
 #else
 static inline void mt_bench_init(struct dentry *dir)

@@ -10,6 +10,12 @@
  * newest N records of every CPU as the dump on oops does, without
  * printing them.  Reading gives "VARIANT N NANOSECONDS" of the last run,
  * the time of the stretches only; a dumpwalk adds the lines it merged.
+ *
+ * The hook calls log made-up moves of the calling task, without its
+ * pi_lock, into whatever collects: never a user's trace or statistics.
+ * "start mt", "start mstat" and "start both" begin the benchmark's own,
+ * from a reset state; "hook N" runs only while nothing else collects,
+ * and fails with EBUSY otherwise.  Stop and reset them as usual.
  */
 
 #include <linux/debugfs.h>
@@ -26,6 +32,8 @@
 #define MT_BENCH_BATCH		1000UL
 
 static char mt_bench_result[64];
+/* Under mt_mutex: the trace and the collection the benchmark started. */
+static unsigned long mt_bench_trace = ULONG_MAX, mt_bench_stat = ULONG_MAX;
 /* Where the "clock" variant puts its readings, so they are not optimized out. */
 static u64 mt_bench_sink;
 
@@ -58,23 +66,72 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 	return t1 - t0;
 }
 
+/* Whether the hook may log: only into what the benchmark started. */
+static bool mt_bench_may_log_locked(void)
+{
+	lockdep_assert_held(&mt_mutex);
+	return (!mt_trace_running() || mt_trace_starts == mt_bench_trace) &&
+	       (!ms_stat_running() || ms_starts == mt_bench_stat);
+}
+
 /*
  * The calls log real-looking try_to_wake_up moves of the calling task
- * into whatever trace or statistics run: the benchmark measures exactly
- * that.  It is a separate option, never meant for a production kernel.
+ * into the trace or statistics the benchmark started: it measures exactly
+ * that.  A start of a user's, which takes mt_mutex, waits for the batch
+ * in progress and stops the run.  It is a separate option, never meant
+ * for a production kernel.  Return: the nanoseconds, or -EBUSY.
  */
-static u64 mt_bench_run(const char *variant, unsigned long n)
+static s64 mt_bench_run(const char *variant, unsigned long n)
 {
+	bool hook = !strcmp(variant, "hook");
 	unsigned long batch;
 	u64 ns = 0;
 
 	while (n) {
 		batch = min(n, MT_BENCH_BATCH);
+		mutex_lock(&mt_mutex);
+		if (hook && !mt_bench_may_log_locked()) {
+			mutex_unlock(&mt_mutex);
+			return -EBUSY;
+		}
 		ns += mt_bench_batch(variant, batch);
+		mutex_unlock(&mt_mutex);
 		n -= batch;
 		cond_resched();
 	}
 	return ns;
+}
+
+/*
+ * "start WHAT": the benchmark's own trace (mt), statistics (mstat) or
+ * both, new ones.  Return: 0, -EBUSY if something collects or ran since
+ * its reset, -EINVAL, or a start's error.
+ */
+static int mt_bench_start(const char *what)
+{
+	bool trace = !strcmp(what, "mt") || !strcmp(what, "both");
+	bool stat = !strcmp(what, "mstat") || !strcmp(what, "both");
+	int ret = 0;
+
+	if (!trace && !stat)
+		return -EINVAL;
+	/* A start may free buffers a dump reads: wait for it unlocked. */
+	mt_oops_wait();
+	mutex_lock(&mt_mutex);
+	if (mt_trace_running() || ms_stat_running())
+		ret = -EBUSY;
+	if (!ret && trace) {
+		ret = mt_bench_start_trace_locked();
+		if (!ret)
+			mt_bench_trace = mt_trace_starts;
+	}
+	if (!ret && stat) {
+		ret = ms_bench_start_locked();
+		if (!ret)
+			mt_bench_stat = ms_starts;
+	}
+	mutex_unlock(&mt_mutex);
+	return ret;
 }
 
 /*
@@ -113,16 +170,20 @@ out:
 static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	char buf[48], variant[16];
+	char buf[48], variant[16], what[8];
 	unsigned long n;
 	int ret;
-	u64 ns;
+	s64 ns;
 
 	if (!count || count >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
+	if (sscanf(buf, "start %7s", what) == 1) {
+		ret = mt_bench_start(what);
+		return ret ? ret : count;
+	}
 	if (sscanf(buf, "%15s %lu", variant, &n) != 2 || !n ||
 	    n > MT_BENCH_MAX_CALLS || nr_cpu_ids < 2)
 		return -EINVAL;
@@ -134,8 +195,10 @@ static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 	    strcmp(variant, "clock") && strcmp(variant, "empty"))
 		return -EINVAL;
 	ns = mt_bench_run(variant, n);
+	if (ns < 0)
+		return ns;
 	mutex_lock(&mt_mutex);
-	scnprintf(mt_bench_result, sizeof(mt_bench_result), "%s %lu %llu\n",
+	scnprintf(mt_bench_result, sizeof(mt_bench_result), "%s %lu %lld\n",
 		  variant, n, ns);
 	mutex_unlock(&mt_mutex);
 	return count;

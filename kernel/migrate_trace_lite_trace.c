@@ -48,6 +48,9 @@ static bool mt_naming;
 /* Under mt_mutex: */
 static bool mt_holds_hooks;
 static bool mt_started;			/* a trace ran since the reset */
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+unsigned long mt_trace_starts;		/* new traces since boot, for the benchmark */
+#endif
 
 /* The smallest buffer: two chunks with room for a name and a time record. */
 #define MT_MIN_BUF_KB	1UL
@@ -515,6 +518,9 @@ static int mt_start_new_locked(void)
 	smp_store_release(&mt_started, true);
 	if (!READ_ONCE(mt_tracing))
 		mt_stop_locked();
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+	mt_trace_starts++;
+#endif
 	mt_pipe_wake();
 	return 0;
 }
@@ -539,6 +545,21 @@ static int mt_start_locked(bool allow_restart)
 	mt_pipe_wake();
 	return 0;
 }
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+/*
+ * The benchmark's own trace: a new one, from a reset state, so that no
+ * user's trace receives the benchmark's moves; mt_trace_starts then
+ * names it.  Return: 0, -EBUSY if a trace ran since the reset, or a
+ * start's error.
+ */
+int mt_bench_start_trace_locked(void)
+{
+	if (READ_ONCE(mt_tracing) || mt_started)
+		return -EBUSY;
+	return mt_start_locked(false);
+}
+#endif
 
 VISIBLE_IF_KUNIT int mt_reset_locked(void)
 {

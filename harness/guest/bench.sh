@@ -26,18 +26,21 @@ quiet() {
 	echo 0 >$EV; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
 
+# The hook's calls go only into a trace or statistics that the bench file
+# started itself ("start mt|mstat|both", from a reset state): the bench
+# refuses a user's.  The workloads' runs start theirs the same way.
 setup() {
 	quiet
 	case $1 in
-	mt) echo 1 >$MT/enable ;;
+	mt) echo "start mt" >$MT/bench ;;
 	# A reader draining trace_pipe while the hook runs.
 	mtpipe) cat $MT/trace_pipe >/dev/null & reader=$!
-		echo 1 >$MT/enable ;;
+		echo "start mt" >$MT/bench ;;
 	# The flight recorder, small enough to recycle chunks all along.
 	mtflight) echo 1 >$MT/overwrite; echo 64 >$MT/buffer_size_kb
-		echo 1 >$MT/enable ;;
-	mstat) echo 1 >$MS/enable ;;
-	both) echo 1 >$MT/enable; echo 1 >$MS/enable ;;
+		echo "start mt" >$MT/bench ;;
+	mstat) echo "start mstat" >$MT/bench ;;
+	both) echo "start both" >$MT/bench ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
 	esac
 }

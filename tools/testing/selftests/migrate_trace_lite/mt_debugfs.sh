@@ -6,7 +6,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 58
+ktap_set_plan 65
 
 for f in enable:600 mark:200 reset:200 trace:400; do
 	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
@@ -89,11 +89,38 @@ if [ -e "$MT_DIR/bench" ]; then
 	check "bench: 'hook 1000' runs" "$(wr "$MT_DIR/bench" "hook 1000")" ok
 	check "bench: reports variant, calls and nanoseconds" \
 		"$(sed -n 's/^hook 1000 [0-9][0-9]*$/yes/p' "$MT_DIR/bench")" yes
-	for bad in "hook 0" "spin 10"; do
+	for bad in "hook 0" "spin 10" "start all"; do
 		check "bench: '$bad' is refused" "$(wr "$MT_DIR/bench" "$bad")" EINVAL
 	done
+	# Its made-up moves never go into a user's trace or statistics.
+	mt_start
+	check "bench: 'hook' is refused while a user's trace runs" \
+		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
+	mt_stop
+	check "bench: 'start mt' is refused on a trace that ran" \
+		"$(wr "$MT_DIR/bench" "start mt")" EBUSY
+	mt_reset
+	echo 1 >"$MS_DIR/enable"
+	check "bench: 'hook' is refused while the statistics collect" \
+		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
+	echo 0 >"$MS_DIR/enable"
+	echo 0 >"$MS_DIR/reset"
+	check "bench: 'start both' and 'hook' into its own" \
+		"$(wr "$MT_DIR/bench" "start both"):$(wr "$MT_DIR/bench" "hook 1000")" ok:ok
+	mt_stop
+	mt_save "$TMPD/bench"
+	check "bench: its own trace holds the moves" \
+		"$([ "$(mt_migrations "$TMPD/bench" | wc -l)" -ge 1000 ] && echo yes)" yes
+	echo 0 >"$MS_DIR/enable"
+	echo 0 >"$MS_DIR/reset"
+	mt_reset
+	mt_start
+	check "bench: 'hook' is refused in a user's trace begun after its own" \
+		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
+	mt_stop
+	mt_reset
 else
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		ktap_test_skip "no $MT_DIR/bench: CONFIG_SNSC_LITE_MIGRATION_BENCH is off"
 	done
 fi
