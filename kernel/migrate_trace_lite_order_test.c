@@ -511,10 +511,8 @@ struct mt_live {
 };
 
 /* A test's thread, done with its work: wait for kthread_stop(). */
-static void mt_live_park(struct mt_live *l)
+static void mt_test_park(void)
 {
-	/* What it counted is seen by whoever sees it done. */
-	atomic_dec_return_release(&l->running);
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop())
@@ -522,6 +520,13 @@ static void mt_live_park(struct mt_live *l)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+}
+
+static void mt_live_park(struct mt_live *l)
+{
+	/* What it counted is seen by whoever sees it done. */
+	atomic_dec_return_release(&l->running);
+	mt_test_park();
 }
 
 /* Ready on its CPU, the thread waits for the trace to start. */
@@ -644,6 +649,8 @@ struct mt_live_reader {
 	struct mt_order o;
 	bool live;			/* the writers still run */
 	unsigned int live_lines;	/* of the writers, read while they ran */
+	u32 watch_pid;			/* lines moving this pid are counted */
+	unsigned int watched;
 };
 
 #define MT_LIVE_BUF	SZ_64K
@@ -658,6 +665,7 @@ static void mt_live_see_line(struct mt_live_reader *rd, const char *line)
 	mt_order_see_line(&rd->o, line);
 	if (sscanf(line, "0x%llx %u %u %u %u", &ts, &cpu, &from, &to, &pid) != 5)
 		return;
+	rd->watched += rd->watch_pid && pid == rd->watch_pid;
 	for (i = 0; i < l->nr; i++) {
 		struct mt_live_writer *w = &l->w[i];
 
@@ -857,6 +865,155 @@ static void mt_test_pipe_load(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/* A writer that took its timestamp and has not committed yet. */
+struct mt_slow {
+	struct task_struct *t;
+	struct task_struct *moved;
+	u64 ts;
+	bool stamped, release, done;
+};
+
+/*
+ * On its CPU, interrupts off: busy, the clock read, then nothing until
+ * the test lets it commit (or 200 ms passed), as a writer would whose
+ * CPU stalls between the two (a vCPU the host does not run).
+ */
+static int mt_slow_writer_fn(void *data)
+{
+	struct mt_slow *s = data;
+	unsigned long flags;
+	u64 deadline;
+
+	local_irq_save(flags);
+	mt_writer_begin();
+	s->ts = local_clock();
+	deadline = s->ts + 200 * NSEC_PER_MSEC;
+	/* Pairs with mt_test_wait_flag(): the test sees the busy mark first. */
+	smp_store_release(&s->stamped, true);
+	/* Pairs with the test's release: it logged its move before this. */
+	while (!smp_load_acquire(&s->release) && local_clock() < deadline)
+		cpu_relax();
+	mt_log_move_at(s->moved, 1, MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST),
+		       s->ts);
+	mt_writer_end();
+	local_irq_restore(flags);
+	/* Pairs with mt_test_wait_flag(): the commit is seen before this. */
+	smp_store_release(&s->done, true);
+	mt_test_park();
+	return 0;
+}
+
+static void mt_slow_end(void *data)
+{
+	struct mt_slow *s = data;
+
+	/* Pairs with the writer's acquire: let it out of its wait. */
+	smp_store_release(&s->release, true);
+	if (s->t)
+		kthread_stop_put(s->t);
+	s->t = NULL;
+}
+
+static void mt_test_unpin(void *unused)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/* Wait for @flag, at most MT_LIVE_WAIT. */
+static bool mt_test_wait_flag(bool *flag)
+{
+	unsigned long end = jiffies + MT_LIVE_WAIT;
+
+	/* Pairs with the writer's release of @flag. */
+	while (!smp_load_acquire(flag)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * The busy mark, alone: a writer on one CPU took its timestamp and
+ * stalls before its commit, far longer than the slack, while this CPU
+ * logs a later move and reads trace_pipe.  The later move must wait for
+ * the stalled one: handed out first, it would put the stalled record
+ * behind it, clamped by the reader.
+ */
+static void mt_test_pipe_slow_writer(struct kunit *test)
+{
+	struct mt_slow *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct mt_live *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	struct mt_live_reader *rd = kunit_kzalloc(test, sizeof(*rd), GFP_KERNEL);
+	struct task_struct *later, *t;
+	unsigned long flags;
+	unsigned int early;
+	int c0, c1;
+	u64 ts;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	c0 = cpumask_first(cpu_online_mask);
+	c1 = cpumask_next(c0, cpu_online_mask);
+	s->moved = mt_test_made_up_task(test, "mt_slow");
+	later = mt_test_made_up_task(test, "mt_later");
+	later->pid = PID_MAX_LIMIT + 1;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_unpin, NULL), 0);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(c1)), 0);
+	*rd = (struct mt_live_reader){ .l = l, .buf = kvmalloc(MT_LIVE_BUF, GFP_KERNEL),
+				       .watch_pid = later->pid };
+	KUNIT_ASSERT_NOT_NULL(test, rd->buf);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_live_kvfree, rd->buf), 0);
+	mt_order_init(test, &rd->o);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_slow_end, s), 0);
+	t = kthread_create(mt_slow_writer_fn, s, "mt_slow");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	s->t = get_task_struct(t);
+	set_cpus_allowed_ptr(t, cpumask_of(c0));
+	wake_up_process(t);
+	KUNIT_ASSERT_TRUE_MSG(test, mt_test_wait_flag(&s->stamped),
+			      "the writer did not take its timestamp");
+
+	/* Well past the slack: a later move of this CPU, then a read. */
+	usleep_range(100, 200);
+	local_irq_save(flags);
+	mt_writer_begin();
+	ts = local_clock();
+	mt_log_move_at(later, 1, MT_WHY(MT_CAUSE_DETACH_TASKS, MT_REASON_LB_FIRST), ts);
+	mt_writer_end();
+	local_irq_restore(flags);
+	usleep_range(100, 200);
+	while (mt_live_read(rd))
+		;
+	early = rd->watched;
+
+	/* Pairs with the writer's acquire: this CPU's move is logged. */
+	smp_store_release(&s->release, true);
+	KUNIT_EXPECT_TRUE(test, mt_test_wait_flag(&s->done));
+	KUNIT_EXPECT_GT(test, ts, s->ts + 100 * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	while (mt_live_read(rd))
+		;
+	KUNIT_EXPECT_EQ_MSG(test, early, 0,
+			    "a move was handed out before a busy CPU's earlier one");
+	KUNIT_EXPECT_EQ(test, rd->watched, 1);
+	KUNIT_EXPECT_EQ(test, rd->o.stepped, 1);
+	KUNIT_EXPECT_EQ(test, rd->o.backwards, 0);
+	KUNIT_EXPECT_EQ(test, rd->o.clamped, 0);
+	KUNIT_EXPECT_EQ(test, mt_pipe_clamped(), 0);
+	kunit_release_action(test, mt_slow_end, s);
+	kunit_release_action(test, mt_test_pipe_put, NULL);
+	kunit_release_action(test, mt_test_unpin, NULL);
+	mt_test_reset(test);
+}
+
 static struct kunit_case mt_order_test_cases[] = {
 	KUNIT_CASE(mt_test_stepped_clock),
 	KUNIT_CASE(mt_test_dump_newest),
@@ -865,6 +1022,7 @@ static struct kunit_case mt_order_test_cases[] = {
 	KUNIT_CASE(mt_test_pipe_lapped),
 	KUNIT_CASE(mt_test_pipe_live_step),
 	KUNIT_CASE(mt_test_pipe_load),
+	KUNIT_CASE(mt_test_pipe_slow_writer),
 	{}
 };
 
