@@ -788,12 +788,16 @@ static const struct file_operations mt_size_fops = {
 
 /*
  * migration_trace/stats: per CPU, the records logged, dropped (buffer
- * full) and lost to the flight recorder so far.  Readable any time, also
- * while tracing.
+ * full) and lost to the flight recorder so far; then the clamps: records
+ * the rings logged at the time of the one before (a CPU's clock stepped
+ * back), and lines trace_pipe handed out at the time of the line before
+ * (two CPUs' clocks disagreed by more than its slack).  Readable any
+ * time, also while tracing.
  */
 static int mt_stats_show(struct seq_file *m, void *v)
 {
-	u64 entries, total[3] = { };
+	u64 entries, total[3] = { }, pipe_clamped = mt_pipe_clamped();
+	unsigned long clamped = 0;
 	int cpu;
 
 	mutex_lock(&mt_mutex);
@@ -809,9 +813,11 @@ static int mt_stats_show(struct seq_file *m, void *v)
 			total[0] += entries;
 			total[1] += mt_ring_dropped(cpu);
 			total[2] += lost;
+			clamped += mt_ring_clamped(cpu);
 		}
 	}
 	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
+	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
 	mt_pipe_unlock_reader();
 	mutex_unlock(&mt_mutex);
 	return 0;

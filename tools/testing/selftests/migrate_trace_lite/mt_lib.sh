@@ -265,6 +265,24 @@ mt_stat_total() {
 		"$MT_DIR/stats"
 }
 
+# "RING READER" of STATS (a copy of migration_trace/stats): records the
+# rings logged at the time of the one before (a CPU's clock stepped back)
+# and lines trace_pipe handed out at the time of the line before (two
+# CPUs' clocks disagreed by more than its slack).
+mt_stat_clamped() { awk '$1 == "clamped" { print $2, $3 }' "$1"; }
+
+# "HEADER LINES" of the traces FILE...: the sums of their headers' clamped
+# counts and of their clamped lines.
+mt_clamped() {
+	for f in "$@"; do
+		awk -v k="$(mt_loc_num "$f" clamped)" '
+			$1 == "#" && $2 == "clamped" { h += $3; next }
+			/^#/ { next }
+			$3 == "." && $5 == 0 && $6 == k { n++ }
+			END { print h + 0, n + 0 }' "$f"
+	done | awk '{ h += $1; n += $2 } END { print h + 0, n + 0 }'
+}
+
 # The CPUs of STATS (a copy of migration_trace/stats) whose records are
 # not all accounted for in TRACE (a dump or a stream of that trace): each
 # CPU's logged records must be those in TRACE plus those overwritten.

@@ -10,7 +10,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 40
+ktap_set_plan 41
 NCPU=$(nproc)
 P=$MT_DIR/trace_pipe
 
@@ -69,6 +69,14 @@ check "events are in time order" \
 	"$(grep -v '^#' "$S" | cut -d' ' -f1 | sort -c 2>&1 && echo sorted)" sorted
 check "the stream holds every record each CPU logged" \
 	"$(mt_unaccounted "$TMPD/stats" "$S")" ""
+# Clamps: the rings' (a CPU's clock stepped back) and the reader's own (a
+# record came later than the busy marks and the 10 us slack allow), from
+# stats, and the clamped lines the stream holds, one for each.
+# shellcheck disable=SC2046
+set -- $(mt_stat_clamped "$TMPD/stats") $(mt_clamped "$S")
+ktap_print_msg "clamped: $(( ${1:-0} + ${2:-0} )) (ring ${1:-?}, trace_pipe ${2:-?};" \
+	"clamped lines in the stream ${4:-?})"
+check "nothing was clamped (ring, trace_pipe, lines of the stream)" "${1:-}:${2:-}:${4:-}" 0:0:0
 unnamed=$(mt_unnamed "$S")
 check "the stream names every task it moves" "$unnamed" ""
 [ -n "$unnamed" ] && grep " $unnamed " "$S" | head -4 | sed 's/^/#   /'

@@ -13,7 +13,7 @@ if [ ! -d "$MS_DIR" ]; then
 	ktap_skip_all "no $MS_DIR: kernel without CONFIG_SNSC_LITE_MIGRATION_STAT"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 37
+ktap_set_plan 39
 NCPU=$(nproc)
 now() { cut -d. -f1 /proc/uptime; }
 ms_reset() { echo 0 >"$MS_DIR/reset"; }
@@ -170,6 +170,13 @@ for f in "$TMPD"/reads/s.*; do
 	[ -z "$(ms_bad_sums "$f" | head -1)" ] || bad=$((bad + 1))
 done
 check "every stat read is consistent (sums of causes and of reasons)" "$bad" 0
+# Clamps: each read's header counts the records its rings logged at the
+# time of the one before (a CPU's clock stepped back) and the lines a
+# trace_pipe reader handed out so; its body has the rings' clamped lines.
+# shellcheck disable=SC2046
+set -- $(mt_clamped "$TMPD"/reads/t.*)
+ktap_print_msg "clamped: $1 (the $nt reads' headers, summed; clamped lines $2)"
+check "no trace read of the storm has a clamp (headers, lines)" "$1:$2" 0:0
 # Every trace read of the storm, for the host's parser (t/37).
 if [ -n "${MT_KEEP:-}" ]; then
 	mkdir -p "$MT_KEEP/stress"
@@ -195,6 +202,10 @@ if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	cat "$MS_DIR/stat" >"$TMPD/oracle_stat"
 	check "oracle window: nothing dropped" "$(sed -n 's/^# dropped //p' "$TMPD/oracle")" 0
 	check "oracle window: every task moved is named" "$(mt_unnamed "$TMPD/oracle")" ""
+	# shellcheck disable=SC2046
+	set -- $(mt_clamped "$TMPD/oracle")
+	ktap_print_msg "clamped: $1 in the oracle window (clamped lines $2)"
+	check "oracle window: nothing clamped (header, lines)" "$1:$2" 0:0
 	mt_ftrace_compare "$TMPD/oracle" "$TMPD/oracle_ftrace"
 	ms_rows_by_cause "$TMPD/oracle_stat" | sort >"$TMPD/os"
 	mt_rows_by_cause "$TMPD/oracle" "$TMPD/oracle_stat" | sort >"$TMPD/ot"
@@ -204,7 +215,7 @@ if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	ms_reset
 	echo 1000 >"$MS_DIR/period_msec"
 else
-	for i in 1 2 3 4 5; do ktap_test_skip "no ftrace sched_migrate_task event"; done
+	for i in 1 2 3 4 5 6; do ktap_test_skip "no ftrace sched_migrate_task event"; done
 fi
 
 ktap_finished
