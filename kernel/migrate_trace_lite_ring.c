@@ -155,6 +155,18 @@ static void mt_ring_reset_cpus(void)
 	}
 }
 
+/*
+ * Whether @bytes more of buffers leave enough memory: at most 7/8 of
+ * what the kernel estimates to be available without swapping, so that
+ * a trace cannot take the memory the workload it traces needs.
+ */
+static bool mt_ring_fits_memory(unsigned long long bytes)
+{
+	unsigned long long avail = (unsigned long long)si_mem_available() << PAGE_SHIFT;
+
+	return bytes <= avail - avail / 8;
+}
+
 /* The bytes of one CPU's buffer: whole chunks of the geometry. */
 static unsigned long mt_ring_cpu_bytes(void)
 {
@@ -195,11 +207,13 @@ unsigned int mt_ring_nr_buffers(void)
  * trace runs and nobody reads; it holds cpus_read_lock(), so no CPU
  * comes or goes meanwhile, and the caller must not hold it.
  * Return: 0, -EINVAL if @size_kb is too small for two chunks, -ENOMEM if
- * the memory is not there; nothing is allocated then.
+ * the memory is not there or the buffers would take more than
+ * mt_ring_fits_memory() allows (with a message); nothing is allocated then.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {
 	unsigned long size = size_kb * 1024;
+	unsigned long long total;
 	unsigned int chunk;
 	int cpu, ret = 0;
 
@@ -210,6 +224,14 @@ int mt_ring_alloc(unsigned long size_kb)
 		return -EINVAL;
 	cpus_read_lock();
 	mt_ring_free_cpus();
+	total = (unsigned long long)(size / chunk * chunk) * num_online_cpus();
+	if (!mt_ring_fits_memory(total)) {
+		pr_warn_ratelimited("buffers of %lu KiB for %u online CPUs (%llu MiB) exceed 7/8 of the available memory (%lu MiB): refused\n",
+				    size_kb, num_online_cpus(), total >> 20,
+				    si_mem_available() >> (20 - PAGE_SHIFT));
+		ret = -ENOMEM;
+		goto out;
+	}
 	for_each_online_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
@@ -252,14 +274,16 @@ static int mt_ring_cpu_prepare(unsigned int cpu)
 	if (!mt_ring_allocated() || r->data)
 		return 0;
 	local_set(&r->nobuf, 0);
-	data = kvzalloc_node(mt_ring_cpu_bytes(), MT_GFP, cpu_to_node(cpu));
+	data = NULL;
+	if (mt_ring_fits_memory(mt_ring_cpu_bytes()))
+		data = kvzalloc_node(mt_ring_cpu_bytes(), MT_GFP, cpu_to_node(cpu));
 	if (data) {
 		mt_ring_reset_one(r, data);
 		/* Readers that see the buffer see it empty (mt_ring_has_data()). */
 		smp_store_release(&r->data, data);
 		return 0;
 	}
-	pr_warn_ratelimited("no buffer of %lu KiB for CPU %u: its records are dropped\n",
+	pr_warn_ratelimited("no buffer of %lu KiB for CPU %u in the available memory: its records are dropped\n",
 			    mt_ring_cpu_bytes() >> 10, cpu);
 	return 0;
 }
