@@ -48,6 +48,8 @@ stat_line() { awk -v n="$1" '$1 == "#" && $2 == n { print $3 }' "$MT_DIR/stats";
 
 mt_reset
 echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
+# ftrace first: its buffers are not counted, and it sees every task ours does.
+ftrace_start
 free0=$(mem_free_settled)
 mt_start
 free1=$(mem_free)
@@ -63,7 +65,6 @@ check "stats: a buffer for each online CPU, and their bytes" \
 
 # A CPU comes online while the trace runs: a task is moved to it by its
 # affinity, runs there, and is moved back.
-ftrace_start
 check "CPU $OFF comes online while tracing" "$(wr "$SYS/cpu$OFF/online" 1)" ok
 check "it has a buffer of its own" \
 	"$(stat_line buffer_cpus) $(stat_line buffer_bytes)" \
