@@ -204,7 +204,8 @@ struct mt_ring {
 	/*
 	 * Set while no trace runs, for the CPUs online then; for a CPU that
 	 * comes online later, before it runs (mt_ring_cpu_prepare()).  NULL
-	 * for a CPU that was never online since the allocation.
+	 * for a CPU that was never online since the allocation, or whose
+	 * buffer could not be allocated when it came online.
 	 */
 	char *data;
 	struct mt_cpu_start start;

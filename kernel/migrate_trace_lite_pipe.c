@@ -304,7 +304,7 @@ static bool mt_pipe_peek(struct mt_pipe_cpu *pc, struct mt_ring *r)
 	struct mt_cursor *rd = &r->rd;
 	unsigned int spoiled = 0;
 
-	/* A CPU never online since the allocation: nothing, and empty once it comes. */
+	/* No buffer (the CPU was offline): nothing, and empty once it comes. */
 	if (!mt_ring_has_data(r))
 		return false;
 	for (;;) {

@@ -271,9 +271,9 @@ static int mt_ring_cpu_prepare(unsigned int cpu)
 	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 	char *data;
 
+	/* Its nobuf count stays: it may have been online without a buffer. */
 	if (!mt_ring_allocated() || r->data)
 		return 0;
-	local_set(&r->nobuf, 0);
 	data = NULL;
 	if (mt_ring_fits_memory(mt_ring_cpu_bytes()))
 		data = kvzalloc_node(mt_ring_cpu_bytes(), MT_GFP, cpu_to_node(cpu));
