@@ -364,7 +364,8 @@ times, and all times, from going back; and it checks the dump's seek to
 the newest records of a ring.  A third suite pins every reason's name
 and what each hook makes of a scheduler decision, and takes three
 reasons on real kernel paths with kernel threads of its own
-(wake_current_cpu, an affinity move by migrate_enable(), push_cpu_stop's rt).  The tests use
+(wake_current_cpu, an affinity move by migrate_enable(),
+push_cpu_stop's rt).  The tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures

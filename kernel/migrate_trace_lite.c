@@ -19,6 +19,7 @@
 #include <linux/init.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/deadline.h>
@@ -105,21 +106,21 @@ static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);
  * which task.  A placement runs with interrupts disabled from
  * select_task_rq(), which first notes "no reason" for its task, to the
  * hook, so nothing else can note in between.  A note names its task, and
- * the next hook on the CPU consumes it, a hook for a placement that kept
- * the CPU too; only the placements of wakeups and forks read notes, and
- * both begin with a fresh one.  Notes are cleared before the key is
- * turned on (mt_clear_notes()).  A stopper's reason comes with its request (struct migration_arg),
- * set by whoever queued it; migration_cpu_stop() notes it right before
- * the move.
+ * the next hook on the CPU consumes it (a fork's placement that kept the
+ * CPU too: its hook runs); the placements of wakeups and forks and the
+ * stopper's move read notes, and each begins with a fresh one.  Notes are
+ * cleared before the key is turned on (mt_clear_notes()).  A stopper's
+ * reason comes with its request (struct migration_arg), set by whoever
+ * queued it; migration_cpu_stop() notes it right before the move.
  */
 DEFINE_PER_CPU(struct mt_note, mt_notes);
 
 /*
- * Forget every CPU's note.  Only while the key is 0: no note site or hook
- * runs as code then (the key's last decrement waited for every CPU to
- * leave the patched code), so nothing races the stores, and no hook of
- * the next trace can take a note of an earlier one, for a task_struct
- * that may since have been reused.
+ * Forget every CPU's note, while the key is 0 and after a grace period:
+ * notes are written with interrupts off, so no CPU is still inside a
+ * note site that saw the key on (with or without jump labels), nothing
+ * races the stores, and no hook of the next trace can take a note of an
+ * earlier one, for a task_struct that may since have been reused.
  */
 static void mt_clear_notes(void)
 {
@@ -142,8 +143,10 @@ void mt_hooks_get(bool *held)
 {
 	lockdep_assert_held(&mt_mutex);
 	if (!*held) {
-		if (!static_key_enabled(&mt_hooks_key))
+		if (!static_key_enabled(&mt_hooks_key)) {
+			synchronize_rcu();
 			mt_clear_notes();
+		}
 		static_branch_inc(&mt_hooks_key);
 		*held = true;
 	}
@@ -249,20 +252,19 @@ static __always_inline unsigned int mt_take_note(struct task_struct *p)
 
 /*
  * A wakeup that completes a move decided while the task slept: a NUMA
- * swap, or a stopper that found it asleep (mt_set_wake_reason()).  An
- * affinity change there is caught by the mask before.  A request made
- * before the hooks were on left no reason: the placement's then.  The
- * reason is used once.
+ * swap, or a stopper that found it asleep (mt_set_wake_reason()), for
+ * the CPU p->wake_cpu still holds.  Whatever the wakeup is named, the
+ * reason is used once.  A request made before the hooks were on, or a
+ * wake_cpu that another writer set, leaves none: the placement's then.
  */
-static __always_inline unsigned int mt_deferred_reason(struct task_struct *p,
-						       unsigned int noted)
+static __always_inline unsigned int mt_take_wake_reason(struct task_struct *p)
 {
-	unsigned int reason = p->mt_wake_reason;
+	unsigned int tag = p->mt_wake_tag;
 
-	p->mt_wake_reason = MT_REASON_NONE;
-	if (reason == MT_REASON_AFFINITY)
-		return MT_REASON_AFFINITY_AT_WAKEUP;
-	return reason ?: noted;
+	p->mt_wake_tag = 0;
+	if (tag >> 8 != (unsigned int)p->wake_cpu + 1)
+		return MT_REASON_NONE;
+	return tag & 0xff;
 }
 
 /* A wakeup's reason: an earlier decision first, else the placement's. */
@@ -271,10 +273,18 @@ static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
 						     unsigned int to,
 						     unsigned int noted)
 {
+	unsigned int deferred = MT_REASON_NONE;
+
+	if (unlikely(p->wake_cpu != from))
+		deferred = mt_take_wake_reason(p);
+	/* An affinity change there is caught by the mask. */
 	if (!cpumask_test_cpu(from, p->cpus_ptr))
 		return MT_REASON_AFFINITY_AT_WAKEUP;
-	if (unlikely(p->wake_cpu != from))
-		return mt_deferred_reason(p, noted);
+	if (unlikely(p->wake_cpu != from)) {
+		if (deferred == MT_REASON_AFFINITY)
+			return MT_REASON_AFFINITY_AT_WAKEUP;
+		return deferred ?: noted;
+	}
 	/* wake_affine() makes the waker's CPU the target. */
 	if (unlikely(noted == MT_REASON_IDLE_TARGET ||
 		     noted == MT_REASON_BUSY_TARGET) &&
@@ -461,6 +471,8 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 
 void __mt_copy_process(struct task_struct *p)
 {
+	/* Copied from the parent: not the child's move. */
+	p->mt_wake_tag = 0;
 	/*
 	 * @p is linked into the task list: a trace starting now either
 	 * finds it there or is seen naming tasks here.  Pairs with the

@@ -342,7 +342,7 @@ static void mt_test_dump_shared_slot(struct kunit *test)
 }
 
 struct mt_reset_arg {
-	struct completion done;
+	struct completion started, done;
 	int ret;
 };
 
@@ -350,15 +350,23 @@ static int mt_reset_thread(void *data)
 {
 	struct mt_reset_arg *a = data;
 
+	complete(&a->started);
 	a->ret = mt_trace_reset();
-	complete(&a->done);
+	/* For the test and for its cleanup, which waits again. */
+	complete_all(&a->done);
 	return 0;
 }
 
-/* Whatever the test did, the dump is not left running. */
-static void mt_test_oops_not_dumping(void *unused)
+/*
+ * However the test ends: the dump is not left running, and the thread is
+ * gone before KUnit frees what it writes.
+ */
+static void mt_test_reset_thread_end(void *data)
 {
+	struct mt_reset_arg *a = data;
+
 	atomic_cmpxchg(&mt_oops_state, MT_OOPS_DUMPING, MT_OOPS_DONE);
+	wait_for_completion(&a->done);
 }
 
 /*
@@ -372,12 +380,11 @@ static void mt_test_reset_waits_unlocked(struct kunit *test)
 	bool locked;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
+	init_completion(&a->started);
 	init_completion(&a->done);
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_oops_not_dumping,
-							NULL), 0);
 	atomic_set(&mt_oops_state, MT_OOPS_DUMPING);
 	t = kthread_run(mt_reset_thread, a, "mt_reset");
 	if (IS_ERR(t)) {
@@ -385,7 +392,9 @@ static void mt_test_reset_waits_unlocked(struct kunit *test)
 		KUNIT_FAIL(test, "cannot start the resetting thread: %ld", PTR_ERR(t));
 		return;
 	}
-	/* Well inside the reset's 10 s bound. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_reset_thread_end, a), 0);
+	/* It runs; then well inside the reset's 10 s bound, it waits. */
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&a->started, 20 * HZ), 0);
 	msleep(200);
 	locked = mutex_trylock(&mt_mutex);
 	if (locked)

@@ -99,9 +99,14 @@ static void mt_pipe_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(mt_pipe_irq_work, mt_pipe_irq_workfn);
 
+/* Set from a name's or a mark's nudge until its timer has run. */
+static unsigned long mt_pipe_nudging;
+
 static void mt_pipe_nudge_timer_fn(struct timer_list *unused)
 {
-	wake_up_interruptible_all(&mt_pipe_wq);
+	clear_bit(0, &mt_pipe_nudging);
+	if (atomic_xchg(&mt_pipe_waiting, 0))
+		wake_up_interruptible_all(&mt_pipe_wq);
 }
 
 static DEFINE_TIMER(mt_pipe_nudge_timer, mt_pipe_nudge_timer_fn);
@@ -109,8 +114,7 @@ static DEFINE_TIMER(mt_pipe_nudge_timer, mt_pipe_nudge_timer_fn);
 /* A name or a mark: wake the reader once for all that come meanwhile. */
 static void mt_pipe_nudge_workfn(struct irq_work *work)
 {
-	if (!timer_pending(&mt_pipe_nudge_timer))
-		mod_timer(&mt_pipe_nudge_timer, jiffies + MT_PIPE_NUDGE_JIFFIES);
+	mod_timer(&mt_pipe_nudge_timer, jiffies + MT_PIPE_NUDGE_JIFFIES);
 }
 
 static DEFINE_IRQ_WORK(mt_pipe_nudge_work, mt_pipe_nudge_workfn);
@@ -123,10 +127,12 @@ static DEFINE_IRQ_WORK(mt_pipe_nudge_work, mt_pipe_nudge_workfn);
  */
 void mt_pipe_kick_waiting(bool now)
 {
-	if (!now)
-		irq_work_queue(&mt_pipe_nudge_work);
-	else if (atomic_xchg(&mt_pipe_waiting, 0))
+	if (!now) {
+		if (!test_and_set_bit(0, &mt_pipe_nudging))
+			irq_work_queue(&mt_pipe_nudge_work);
+	} else if (atomic_xchg(&mt_pipe_waiting, 0)) {
 		irq_work_queue(&mt_pipe_irq_work);
+	}
 }
 
 /* Lines of trace_pipe handed out at the time of the line before them. */
@@ -955,6 +961,8 @@ VISIBLE_IF_KUNIT int mt_pipe_get(void)
 
 VISIBLE_IF_KUNIT void mt_pipe_put(void)
 {
+	/* No reader waits now: writers stop nudging. */
+	atomic_set(&mt_pipe_waiting, 0);
 	timer_delete_sync(&mt_pipe_timer);
 	mutex_lock(&mt_mutex);
 	mt_pipe_open = false;

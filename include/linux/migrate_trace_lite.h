@@ -248,12 +248,16 @@ do {									\
  *
  * A stopper or a NUMA swap that finds its task asleep leaves the move to
  * the task's next wakeup through p->wake_cpu; this tells that wakeup's
- * hook why.  Behind the static branch, as mt_arg_set_reason().
+ * hook why.  The reason is tagged with the CPU it was given for: another
+ * writer of p->wake_cpu (a workqueue's kick_pool()) leaves it unused.
+ * Behind the static branch, as mt_arg_set_reason().
  */
 #define mt_set_wake_reason(p, why)					\
 do {									\
+	struct task_struct *__mt_p = (p);				\
+									\
 	if (static_branch_unlikely(&mt_hooks_key))			\
-		(p)->mt_wake_reason = (why);				\
+		__mt_p->mt_wake_tag = (why) | (__mt_p->wake_cpu + 1) << 8; \
 } while (0)
 
 /**
