@@ -213,10 +213,7 @@ by the hook of the move that follows.  A stopper's reason (an affinity
 change, exec balancing, NUMA balancing) travels in a byte of struct
 migration_arg, set by whoever queues it, so that no note has to survive
 until the stopper runs; the byte fills padding on 64-bit and exists
-only with the hooks, and mt_arg_set_reason() stores it.  A stopper or a
-NUMA swap that finds its task asleep leaves the move to the task's next
-wakeup through p->wake_cpu, and its reason in a byte of task_struct
-beside it (mt_set_wake_reason()), which that wakeup's hook takes.
+only with the hooks, and mt_arg_set_reason() stores it.
 copy_process() and __set_task_comm() report new tasks and renames, so
 that a trace can name its tasks.
 

@@ -250,41 +250,17 @@ static __always_inline unsigned int mt_take_note(struct task_struct *p)
 	return reason;
 }
 
-/*
- * A wakeup that completes a move decided while the task slept: a NUMA
- * swap, or a stopper that found it asleep (mt_set_wake_reason()), for
- * the CPU p->wake_cpu still holds.  Whatever the wakeup is named, the
- * reason is used once.  A request made before the hooks were on, or a
- * wake_cpu that another writer set, leaves none: the placement's then.
- */
-static __always_inline unsigned int mt_take_wake_reason(struct task_struct *p)
-{
-	unsigned int tag = p->mt_wake_tag;
-
-	p->mt_wake_tag = 0;
-	if (tag >> 8 != (unsigned int)p->wake_cpu + 1)
-		return MT_REASON_NONE;
-	return tag & 0xff;
-}
-
 /* A wakeup's reason: an earlier decision first, else the placement's. */
 static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
 						     unsigned int from,
 						     unsigned int to,
 						     unsigned int noted)
 {
-	unsigned int deferred = MT_REASON_NONE;
-
-	if (unlikely(p->wake_cpu != from))
-		deferred = mt_take_wake_reason(p);
-	/* An affinity change there is caught by the mask. */
 	if (!cpumask_test_cpu(from, p->cpus_ptr))
 		return MT_REASON_AFFINITY_AT_WAKEUP;
-	if (unlikely(p->wake_cpu != from)) {
-		if (deferred == MT_REASON_AFFINITY)
-			return MT_REASON_AFFINITY_AT_WAKEUP;
-		return deferred ?: noted;
-	}
+	/* Only a NUMA swap of a sleeping task leaves wake_cpu elsewhere. */
+	if (p->wake_cpu != from)
+		return MT_REASON_NUMA_AT_WAKEUP;
 	/* wake_affine() makes the waker's CPU the target. */
 	if (unlikely(noted == MT_REASON_IDLE_TARGET ||
 		     noted == MT_REASON_BUSY_TARGET) &&
@@ -471,8 +447,6 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 
 void __mt_copy_process(struct task_struct *p)
 {
-	/* Copied from the parent: not the child's move. */
-	p->mt_wake_tag = 0;
 	/*
 	 * @p is linked into the task list: a trace starting now either
 	 * finds it there or is seen naming tasks here.  Pairs with the

@@ -151,9 +151,8 @@ static void mt_test_place(struct task_struct *t, int cpu)
 /*
  * A wakeup's reason is the decision select_task_rq() noted for the task,
  * but: a task whose CPU was taken from it while it slept moves for that
- * (affinity_at_wakeup), and one placed elsewhere while it slept moves
- * for what placed it (a NUMA swap: numa_at_wakeup; a stopper: its
- * request's reason); an idle or busy target that is the waker's own CPU
+ * (affinity_at_wakeup), and so does one a NUMA swap placed elsewhere
+ * (numa_at_wakeup); an idle or busy target that is the waker's own CPU
  * was wake_affine()'s choice (wake_affine, wake_affine_busy).  A note
  * for another task, or none, gives no reason.
  */
@@ -167,17 +166,9 @@ static void mt_test_wakeup_reasons(struct kunit *test)
 		MT_REASON_WAKE_CURRENT_CPU, MT_REASON_RT_LOWEST_RQ,
 		MT_REASON_DL_LATER_RQ, MT_REASON_FALLBACK,
 	};
-	/* The reason a sleeping task's move was left with, and its wakeup's. */
-	static const unsigned int deferred[][2] = {
-		{ MT_REASON_NONE, MT_REASON_IDLE_PREV },
-		{ MT_REASON_NUMA_AT_WAKEUP, MT_REASON_NUMA_AT_WAKEUP },
-		{ MT_REASON_EXEC_BALANCE, MT_REASON_EXEC_BALANCE },
-		{ MT_REASON_NUMA_MIGRATE, MT_REASON_NUMA_MIGRATE },
-		{ MT_REASON_AFFINITY, MT_REASON_AFFINITY_AT_WAKEUP },
-	};
 	struct task_struct *t = mt_test_made_up_task(test, "mt_wakee");
 	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	unsigned int want[ARRAY_SIZE(passed) + ARRAY_SIZE(deferred) + 6], n = 0, i;
+	unsigned int want[ARRAY_SIZE(passed) + 6], n = 0, i;
 	unsigned long flags;
 	int this, b, c;
 
@@ -211,23 +202,12 @@ static void mt_test_wakeup_reasons(struct kunit *test)
 	mt_note(t, MT_REASON_IDLE_CPU);
 	__mt_migrate_wakeup(t, c);
 	want[n++] = MT_REASON_AFFINITY_AT_WAKEUP;
-	/*
-	 * Placed on c while asleep on b, allowed on b: by a NUMA swap, or
-	 * by a stopper that found it asleep.  The move's reason is used
-	 * once; one made before the hooks were on (none) gives the
-	 * placement's.
-	 */
-	for (i = 0; i < ARRAY_SIZE(deferred); i++) {
-		mt_test_place(t, b);
-		t->wake_cpu = c;
-		mt_set_wake_reason(t, deferred[i][0]);
-		mt_note(t, MT_REASON_IDLE_PREV);
-		__mt_migrate_wakeup(t, c);
-		want[n++] = deferred[i][1];
-	}
+	/* Placed on c by a swap while asleep on b, allowed on b. */
+	mt_test_place(t, b);
+	t->wake_cpu = c;
 	mt_note(t, MT_REASON_IDLE_PREV);
 	__mt_migrate_wakeup(t, c);
-	want[n++] = MT_REASON_IDLE_PREV;
+	want[n++] = MT_REASON_NUMA_AT_WAKEUP;
 	/* No move, no record. */
 	t->wake_cpu = b;
 	mt_note(t, MT_REASON_IDLE_CPU);

@@ -76,7 +76,6 @@ enum mt_reason {
 	/* a wakeup that completes a move decided while the task slept */
 	MT_REASON_AFFINITY_AT_WAKEUP,	/* its CPU is no longer allowed */
 	MT_REASON_NUMA_AT_WAKEUP,	/* p->wake_cpu set by a NUMA swap */
-	/* (or exec_balance, numa_migrate: the task slept before its stopper) */
 	/* migration_cpu_stop() and affine_move_task() */
 	MT_REASON_AFFINITY,		/* set_cpus_allowed: setaffinity, cpuset */
 	MT_REASON_MIGRATE_ENABLE,	/* retired: such a move is an affinity one */
@@ -242,25 +241,6 @@ do {									\
 #define mt_arg_reason(arg)		((arg)->mt_reason)
 
 /**
- * mt_set_wake_reason() - why a sleeping task's next wakeup moves it
- * @p: the task, asleep, whose p->wake_cpu the caller just set
- * @why: enum mt_reason
- *
- * A stopper or a NUMA swap that finds its task asleep leaves the move to
- * the task's next wakeup through p->wake_cpu; this tells that wakeup's
- * hook why.  The reason is tagged with the CPU it was given for: another
- * writer of p->wake_cpu (a workqueue's kick_pool()) leaves it unused.
- * Behind the static branch, as mt_arg_set_reason().
- */
-#define mt_set_wake_reason(p, why)					\
-do {									\
-	struct task_struct *__mt_p = (p);				\
-									\
-	if (static_branch_unlikely(&mt_hooks_key))			\
-		__mt_p->mt_wake_tag = (why) | (__mt_p->wake_cpu + 1) << 8; \
-} while (0)
-
-/**
  * mt_copy_process() - report a new task
  * @p: the task copy_process() has just created
  */
@@ -323,8 +303,6 @@ static inline void mt_off_arg(struct migration_arg *arg, unsigned int why)
 	do { if (0) mt_off_arg(arg, why); } while (0)
 #define mt_arg_reason(arg)						\
 	({ if (0) mt_off_arg(arg, 0); MT_REASON_NONE; })
-#define mt_set_wake_reason(p, why)					\
-	do { if (0) mt_off_task(p, 0, why); } while (0)
 #define mt_copy_process(p)						\
 	do { if (0) mt_off_task(p, 0, 0); } while (0)
 #define mt_set_task_comm(p)						\
