@@ -80,7 +80,7 @@ die "$P: usage: $P [--off DIR] [--accept FILE] [--table FILE] ON-DIR OBJECT...\n
 my $KEY = 'mt_hooks_key';
 my $NOTES = 'mt_notes';
 my $REQUEST = 'stopper request';
-my $HOOK = qr/^__mt_(?:migrate_task|migrate_wakeup|note|copy_process|set_task_comm)$/;
+my $HOOK = qr/^__mt_(?:migrate_task|migrate_wakeup|note_deferred|copy_process|set_task_comm)$/;
 
 # Cause and reason names, from the enums of the header.
 $header //= "$FindBin::Bin/../include/linux/migrate_trace_lite.h";
@@ -642,7 +642,7 @@ sub check_site {
 			# The wakeups' hook: the cause is its name's.
 			$cause_seen{1} .= " $obj:$where";
 			$why = 'cause 1' . ($cause_name[1] ? " $cause_name[1]" : '') . ', reason computed';
-		} elsif ($hook eq '__mt_note') {
+		} elsif ($hook eq '__mt_note_deferred') {
 			my $nreg = $on->{wide} ? 'esi' : 'edx';
 			my ($v) = $forked ? () : arg_of($on, \@path, $nreg);
 			$why = defined $v ? "reason $v" . ($reason_name[$v] ? " $reason_name[$v]" : '')

@@ -16,6 +16,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/hash.h>
 #include <linux/init.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
@@ -116,6 +117,46 @@ static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);
 DEFINE_PER_CPU(struct mt_note, mt_notes);
 
 /*
+ * Moves left to a wakeup, by the task's pid: pid << 8 | reason, written
+ * by mt_note_deferred() before a stopper or a NUMA swap may set
+ * p->wake_cpu to another CPU, and taken by the next wakeup that finds
+ * wake_cpu elsewhere.  Both run under the task's pi_lock.  A swap that
+ * moves its task at once and a fork of a task with the pid take the
+ * entry too, so an entry is its task's latest deferral.  Two tasks noted
+ * at once into one slot: the later stays, and the other's wakeup finds
+ * no reason rather than a wrong one.  A workqueue's hint also sets
+ * wake_cpu; such a wakeup finds nothing either.
+ */
+#define MT_DEFERRED_BITS	6
+static unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
+
+static_assert((ULONG_MAX >> 8) >= PID_MAX_LIMIT);
+static_assert(MT_REASON_END <= 0xff);
+
+static unsigned long *mt_deferred_slot(struct task_struct *p)
+{
+	return &mt_deferred[hash_32(p->pid, MT_DEFERRED_BITS)];
+}
+
+void __mt_note_deferred(struct task_struct *p, unsigned int why)
+{
+	WRITE_ONCE(*mt_deferred_slot(p), (unsigned long)p->pid << 8 | why);
+}
+
+/* The reason a move left to @p's wakeup was deferred with, if known. */
+static unsigned int mt_take_deferred(struct task_struct *p)
+{
+	unsigned long *slot = mt_deferred_slot(p);
+	unsigned long entry = READ_ONCE(*slot);
+
+	if (entry >> 8 != (unsigned long)p->pid)
+		return MT_REASON_NONE;
+	/* Another task's newer entry in the slot stays. */
+	try_cmpxchg(slot, &entry, 0);
+	return entry & 0xff;
+}
+
+/*
  * Forget every CPU's note, while the key is 0 and after a grace period:
  * notes are written with interrupts off, so no CPU is still inside a
  * note site that saw the key on (with or without jump labels), nothing
@@ -132,6 +173,7 @@ static void mt_clear_notes(void)
 		note->p = NULL;
 		note->reason = MT_REASON_NONE;
 	}
+	memset(mt_deferred, 0, sizeof(mt_deferred));
 }
 
 /*
@@ -250,17 +292,35 @@ static __always_inline unsigned int mt_take_note(struct task_struct *p)
 	return reason;
 }
 
+/*
+ * A deferred move's reason at its wakeup: a stopper's request is named
+ * by what queued it, an affinity change by its wakeup's own name.
+ */
+static noinline unsigned int mt_deferred_reason(struct task_struct *p)
+{
+	unsigned int reason = mt_take_deferred(p);
+
+	return reason == MT_REASON_AFFINITY ? MT_REASON_AFFINITY_AT_WAKEUP : reason;
+}
+
 /* A wakeup's reason: an earlier decision first, else the placement's. */
 static __always_inline unsigned int mt_wakeup_reason(struct task_struct *p,
 						     unsigned int from,
 						     unsigned int to,
 						     unsigned int noted)
 {
+	unsigned int deferred = MT_REASON_NONE;
+
+	/*
+	 * A stopper or a NUMA swap left a move to this wakeup; it is this
+	 * move if the task goes where they sent it.
+	 */
+	if (unlikely(p->wake_cpu != from))
+		deferred = mt_deferred_reason(p);
 	if (!cpumask_test_cpu(from, p->cpus_ptr))
 		return MT_REASON_AFFINITY_AT_WAKEUP;
-	/* Only a NUMA swap of a sleeping task leaves wake_cpu elsewhere. */
-	if (p->wake_cpu != from)
-		return MT_REASON_NUMA_AT_WAKEUP;
+	if (unlikely(p->wake_cpu != from) && to == p->wake_cpu)
+		return deferred;
 	/* wake_affine() makes the waker's CPU the target. */
 	if (unlikely(noted == MT_REASON_IDLE_TARGET ||
 		     noted == MT_REASON_BUSY_TARGET) &&
@@ -285,6 +345,10 @@ static unsigned int mt_reason(struct task_struct *p, unsigned int from,
 		return MT_REASON_AFFINITY;
 	case MT_CAUSE_PUSH_CPU_STOP:
 		return dl_task(p) ? MT_REASON_PUSH_DL : MT_REASON_PUSH_RT;
+	case MT_CAUSE___MIGRATE_SWAP_TASK:
+		/* Moved at once: nothing is left to its wakeup. */
+		mt_take_deferred(p);
+		return MT_REASON_NONE;
 	default:
 		return MT_REASON_NONE;
 	}
@@ -453,6 +517,8 @@ void __mt_copy_process(struct task_struct *p)
 	 * smp_mb() of mt_start_new_locked().
 	 */
 	smp_mb();
+	/* A deferral noted for an earlier task of this pid is not @p's. */
+	mt_take_deferred(p);
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
 

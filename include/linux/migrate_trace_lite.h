@@ -113,6 +113,7 @@ DECLARE_PER_CPU(struct mt_note, mt_notes);
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		       unsigned int why);
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu);
+void __mt_note_deferred(struct task_struct *p, unsigned int why);
 void __mt_copy_process(struct task_struct *p);
 void __mt_set_task_comm(struct task_struct *p);
 
@@ -223,6 +224,23 @@ do {									\
 } while (0)
 
 /**
+ * mt_note_deferred() - note why a task may move at its next wakeup
+ * @p: a task that a stopper or a NUMA swap is placing
+ * @why: enum mt_reason
+ *
+ * A stopper or a NUMA swap that finds its task asleep sets p->wake_cpu
+ * and leaves the move to the task's next wakeup, which is named by @why
+ * if it takes @p there.  Call with @p->pi_lock held, before p->wake_cpu
+ * changes; a note for a task that moved at once is never read.  A macro:
+ * @why is read only when a facility collects.
+ */
+#define mt_note_deferred(p, why)					\
+do {									\
+	if (static_branch_unlikely(&mt_hooks_key))			\
+		__mt_note_deferred((p), (why));				\
+} while (0)
+
+/**
  * mt_arg_set_reason() - give a stopper's request the reason of its move
  * @arg: the struct migration_arg of kernel/sched/core.c
  * @why: enum mt_reason
@@ -299,6 +317,8 @@ static inline void mt_off_arg(struct migration_arg *arg, unsigned int why)
 	({ if (0) mt_off_task(p, 0, why); (cpu); })
 #define mt_note(task, why)						\
 	do { if (0) mt_off_task(task, 0, why); } while (0)
+#define mt_note_deferred(p, why)					\
+	do { if (0) mt_off_task(p, 0, why); } while (0)
 #define mt_arg_set_reason(arg, why)					\
 	do { if (0) mt_off_arg(arg, why); } while (0)
 #define mt_arg_reason(arg)						\
