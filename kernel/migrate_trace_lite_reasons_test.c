@@ -151,8 +151,9 @@ static void mt_test_place(struct task_struct *t, int cpu)
 /*
  * A wakeup's reason is the decision select_task_rq() noted for the task,
  * but: a task whose CPU was taken from it while it slept moves for that
- * (affinity_at_wakeup), and so does one a NUMA swap placed elsewhere
- * (numa_at_wakeup); an idle or busy target that is the waker's own CPU
+ * (affinity_at_wakeup), and one taken to the CPU a stopper or a NUMA swap
+ * left it for moves for what deferred the move, once; none when nothing
+ * was noted; an idle or busy target that is the waker's own CPU
  * was wake_affine()'s choice (wake_affine, wake_affine_busy).  A note
  * for another task, or none, gives no reason.
  */
@@ -166,9 +167,18 @@ static void mt_test_wakeup_reasons(struct kunit *test)
 		MT_REASON_WAKE_CURRENT_CPU, MT_REASON_RT_LOWEST_RQ,
 		MT_REASON_DL_LATER_RQ, MT_REASON_FALLBACK,
 	};
+	/* What a stopper's request or a NUMA swap deferred, and its name. */
+	static const unsigned int deferred[][2] = {
+		{ MT_REASON_NUMA_AT_WAKEUP, MT_REASON_NUMA_AT_WAKEUP },
+		{ MT_REASON_EXEC_BALANCE, MT_REASON_EXEC_BALANCE },
+		{ MT_REASON_NUMA_MIGRATE, MT_REASON_NUMA_MIGRATE },
+		{ MT_REASON_AFFINITY, MT_REASON_AFFINITY_AT_WAKEUP },
+		{ MT_REASON_NONE, MT_REASON_NONE },
+	};
 	struct task_struct *t = mt_test_made_up_task(test, "mt_wakee");
 	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	unsigned int want[ARRAY_SIZE(passed) + 6], n = 0, i;
+	unsigned int want[ARRAY_SIZE(passed) + ARRAY_SIZE(deferred) + 8];
+	unsigned int n = 0, i;
 	unsigned long flags;
 	int this, b, c;
 
@@ -202,12 +212,28 @@ static void mt_test_wakeup_reasons(struct kunit *test)
 	mt_note(t, MT_REASON_IDLE_CPU);
 	__mt_migrate_wakeup(t, c);
 	want[n++] = MT_REASON_AFFINITY_AT_WAKEUP;
-	/* Placed on c by a swap while asleep on b, allowed on b. */
+	/* Moves to c left to the wakeup while it slept on b, allowed on b. */
+	for (i = 0; i < ARRAY_SIZE(deferred); i++) {
+		mt_test_place(t, b);
+		mt_note_deferred(t, deferred[i][0]);
+		t->wake_cpu = c;
+		mt_note(t, MT_REASON_IDLE_PREV);
+		__mt_migrate_wakeup(t, c);
+		want[n++] = deferred[i][1];
+	}
+	/* Deferred to c, but placed elsewhere: the placement's reason. */
+	mt_test_place(t, b);
+	mt_note_deferred(t, MT_REASON_EXEC_BALANCE);
+	t->wake_cpu = c;
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, this);
+	want[n++] = MT_REASON_IDLE_CPU;
+	/* Taken: a second wakeup to c finds no deferral, and no reason. */
 	mt_test_place(t, b);
 	t->wake_cpu = c;
 	mt_note(t, MT_REASON_IDLE_PREV);
 	__mt_migrate_wakeup(t, c);
-	want[n++] = MT_REASON_NUMA_AT_WAKEUP;
+	want[n++] = MT_REASON_NONE;
 	/* No move, no record. */
 	t->wake_cpu = b;
 	mt_note(t, MT_REASON_IDLE_CPU);
@@ -308,6 +334,7 @@ static void mt_test_move_reasons(struct kunit *test)
  * A note reaches only the move of the placement that made it: not the
  * next move of its task after a placement that kept the CPU, and not a
  * move of the next trace (the note was left while the hooks were off).
+ * A deferral reaches only the wakeup that completes it.
  */
 static void mt_test_stale_notes(struct kunit *test)
 {
@@ -359,6 +386,55 @@ static void mt_test_stale_notes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, s->n, 1);
 	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
 			    "a note of an earlier trace named a move");
+
+	/* A deferral left while no facility collects, as by an old trace. */
+	mt_test_reset(test);
+	s->n = 0;
+	__mt_note_deferred(t, MT_REASON_EXEC_BALANCE);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_place(t, b);
+	t->wake_cpu = c;
+	__mt_migrate_wakeup(t, c);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
+			    "a deferral of an earlier trace named a wakeup");
+
+	/*
+	 * Noted, then moved at once by the swap, or woken off a CPU it may
+	 * no longer use: a later wakeup off wake_cpu (a workqueue's hint)
+	 * finds nothing.
+	 */
+	mt_test_reset(test);
+	s->n = 0;
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_place(t, b);
+	__mt_note_deferred(t, MT_REASON_NUMA_AT_WAKEUP);
+	__mt_migrate_task(t, c, MT_CAUSE___MIGRATE_SWAP_TASK);
+	mt_test_place(t, b);
+	t->wake_cpu = c;
+	__mt_migrate_wakeup(t, c);
+	mt_test_place(t, b);
+	__mt_note_deferred(t, MT_REASON_EXEC_BALANCE);
+	t->wake_cpu = c;
+	cpumask_clear_cpu(b, &t->cpus_mask);
+	__mt_migrate_wakeup(t, c);
+	mt_test_place(t, b);
+	t->wake_cpu = c;
+	__mt_migrate_wakeup(t, c);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, s->n, 4);
+	KUNIT_EXPECT_EQ_MSG(test, s->m[1].reason, MT_REASON_NONE,
+			    "a swap's note outlived the move it made at once");
+	KUNIT_EXPECT_EQ(test, s->m[2].reason, MT_REASON_AFFINITY_AT_WAKEUP);
+	KUNIT_EXPECT_EQ_MSG(test, s->m[3].reason, MT_REASON_NONE,
+			    "a deferral outlived an affinity wakeup");
 	mt_test_reset(test);
 }
 
