@@ -43,7 +43,7 @@ help:
 
 # Stamp files: deps once per machine state, the tree on any change.
 deps: $(B)/.deps
-$(B)/.deps: $(H)/deps.sh $(H)/node/package-lock.json
+$(B)/.deps: $(H)/deps.sh
 	@mkdir -p $(B)
 	@$(H)/deps.sh
 	@touch $@

@@ -9,8 +9,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 list=$here/deps.txt
 
-top=$(dirname "$here")
-
 # A mirror in sync fails an index now and then: try again a little later,
 # then go on with what it got (the install names what is still missing).
 apt_update() {
@@ -27,9 +25,8 @@ if [ "${1:-}" != --check ]; then
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
-		# A package another one provides (npm comes with some nodejs
-		# builds, which then conflict with Debian's npm): its commands
-		# are all there.
+		# A package whose listed commands are all there already
+		# (another package may provide them, and conflict with it).
 		cmds=$(awk -v p="$p" '!/^#/ && $1 == p { $1 = ""; print }' "$list")
 		have=1
 		for c in $cmds; do
@@ -69,19 +66,6 @@ if [ "${1:-}" != --check ]; then
 	fi
 fi
 
-# t/46 drives Debian's Chromium with puppeteer-core from npm, installed
-# in build/node at the versions of harness/node/package-lock.json (it
-# downloads no browser: the test names /usr/bin/chromium).
-node_dir=$top/build/node
-node_lock=$here/node/package-lock.json
-if [ "${1:-}" != --check ] && ! cmp -s "$node_lock" "$node_dir/package-lock.json"; then
-	echo "harness: installing puppeteer-core in build/node (npm ci)"
-	mkdir -p "$node_dir"
-	cp "$here/node/package.json" "$node_lock" "$node_dir/"
-	rm -rf "$node_dir/node_modules"
-	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix "$node_dir" --no-audit --no-fund --loglevel=error >/dev/null
-fi
-
 # Every listed command must now be on PATH (or be the named file).
 bad=0
 while read -r pkg cmds; do
@@ -95,9 +79,4 @@ while read -r pkg cmds; do
 		bad=1
 	done
 done < <(awk '!/^#/ && NF' "$list")
-if [ ! -f "$node_dir/node_modules/puppeteer-core/package.json" ] ||
-	! cmp -s "$node_lock" "$node_dir/package-lock.json"; then
-	echo "harness: puppeteer-core is missing from build/node: run harness/deps.sh (make deps)" >&2
-	bad=1
-fi
 exit $bad

@@ -8,11 +8,11 @@
 # data where the same chart of a run without migrations has only axes.
 # The charts' axes span their data (an empty stat of 8 s too), an empty
 # chart says "No migration", a page without a stat has a rate chart from
-# the trace, the timeline has a tick at its end and CPU ticks.  Through
-# puppeteer-core (t/report-layout.js), the page laid out at 360 and 1600
-# px: no horizontal overflow, one column on the phone, tables and charts
-# scrolling inside their panels, chart text 8 px or more; screenshots in
-# out/report-360.png and out/report-1600.png.
+# the trace, the timeline has a tick at its end and CPU ticks.  The page
+# laid out in Chromium at 360 and 1600 px: a viewport tag, no console
+# message and no request, no horizontal overflow, one column on the
+# phone, tables and charts scrolling inside their panels, chart text 8 px
+# or more; screenshots in out/report-360.png and out/report-1600.png.
 use strict;
 use warnings;
 no warnings 'portable';
@@ -114,7 +114,8 @@ sub chromium {
 		   '--no-first-run', '--disable-background-networking', '--disable-component-update',
 		   '--disable-sync', "--user-data-dir=$prof", '--hide-scrollbars', '--enable-logging=stderr',
 		   '--v=0', @args, "file://$file");
-	my $out = `@cmd 2>$dir/chromium.err`;
+	my $sh = join(' ', map { "'" . s/'/'\\''/gr . "'" } @cmd);	# an argument may hold a space
+	my $out = `$sh 2>$dir/chromium.err`;
 	my @console = grep { /:CONSOLE[:(]/ } split /\n/, slurp("$dir/chromium.err");
 	return ($out, \@console);
 }
@@ -276,24 +277,87 @@ is("@cpu_ticks", join(' ', (0 .. 3) x 8), 'the timeline: each of its 8 lanes has
 
 # ---- the page on a phone and on a wide screen -------------------------------------------
 
-# puppeteer-core (harness/deps.sh installs it in build/node) lays the
-# page out in Chromium at 360 and 1600 px and measures it
-# (t/report-layout.js); the screenshots go to out/report-WIDTH.png.
-my $modules = "$top/build/node/node_modules";
+# The page laid out in Chromium at 360 and 1600 px and measured there.
+# Headless Chromium keeps a window at least 500 px wide, whatever
+# --window-size asks; a kiosk window fills the screen, and --screen-info
+# makes that WIDTH x 800 (window.innerWidth reports it back).  A copy of
+# the page runs layout_js's measure() once it has loaded and writes its
+# JSON into the DOM, which --dump-dom prints; the requests the page made
+# are its Resource Timing entries, its console messages chromium()'s.
+# The whole page is then screenshot at WIDTH x its scrollHeight into
+# out/report-WIDTH.png.
+my $layout_js = <<'JS';
+// What the page looks like at the width it is laid out at.
+function measure() {
+	const vw = window.innerWidth;
+	const rect = (e) => e.getBoundingClientRect();
+	const sections = [...document.querySelectorAll('section')].map((s) => ({
+		id: s.id, left: Math.round(rect(s).left), right: Math.round(rect(s).right),
+		top: Math.round(rect(s).top),
+	}));
+	// Each chart: its drawn width, and its text's smallest size in pixels
+	// (a text's font size in the SVG's units times the drawn scale).
+	const charts = [...document.querySelectorAll('svg.chart')].map((svg) => {
+		const scale = rect(svg).width / svg.viewBox.baseVal.width;
+		let small = 1e9;
+		for (const t of svg.querySelectorAll('text'))
+			small = Math.min(small, parseFloat(getComputedStyle(t).fontSize) * scale);
+		const box = svg.parentElement;
+		return { id: svg.id, width: Math.round(rect(svg).width), text_px: Math.round(small * 10) / 10,
+			 box_right: Math.round(rect(box).right), scrolls: box.scrollWidth > box.clientWidth };
+	});
+	// Each table's box: within its panel, scrolling when the table is wider.
+	const tables = [...document.querySelectorAll('section table')].map((t) => {
+		const box = t.parentElement, sec = t.closest('section');
+		return { section: sec.id, box_class: box.className, box_right: Math.round(rect(box).right),
+			 section_right: Math.round(rect(sec).right), table_width: Math.round(rect(t).width),
+			 scrolls: box.scrollWidth > box.clientWidth };
+	});
+	const meta = document.querySelector('meta[name=viewport]');
+	return {
+		inner_width: vw, scroll_width: document.documentElement.scrollWidth,
+		scroll_height: document.documentElement.scrollHeight,
+		viewport_meta: meta ? meta.content : '', font_px: parseFloat(getComputedStyle(document.body).fontSize),
+		sections, charts, tables,
+		requests: performance.getEntriesByType('resource').map((e) => e.name)
+			.filter((u) => !u.startsWith('file:')),
+	};
+}
+addEventListener('load', () => {
+	const pre = document.createElement('pre');
+	pre.id = 'mt-layout';
+	pre.textContent = JSON.stringify(measure());
+	document.body.appendChild(pre);
+});
+JS
 my @layout;
-if (!-f "$modules/puppeteer-core/package.json" || !`command -v node 2>/dev/null`) {
-	fail("puppeteer-core is not in build/node: run harness/deps.sh (make deps) first");
-} else {
+{
 	mkdir("$top/out");
-	my $json = `node $FindBin::RealBin/report-layout.js $modules $page $top/out 360 1600 2>$dir/layout.err`;
-	ok($? == 0, 'puppeteer-core drove Chromium at 360 and 1600 px') or diag(slurp("$dir/layout.err"));
 	require JSON::PP;
-	@layout = map { JSON::PP::decode_json($_) } grep { /^\{/ } split /\n/, $json // '';
+	my $measured = "$dir/layout.html";
+	put($measured, $html =~ s{(?=</body>)}{<script>\n$layout_js</script>\n}r);
+	for my $w (360, 1600) {
+		my ($dom, $console) = chromium($measured, '--kiosk', "--screen-info={${w}x800}", '--dump-dom');
+		my ($json) = $dom =~ m{<pre id="mt-layout">(\{.*?\})</pre>}s;
+		ok(defined $json, "$w px: Chromium laid the page out and measured it") or
+			diag(slurp("$dir/chromium.err")), next;
+		$json =~ s/&lt;/</g, $json =~ s/&gt;/>/g, $json =~ s/&amp;/&/g;
+		my $m = JSON::PP::decode_json($json);
+		$m->{width} = $w;
+		$m->{messages} = [@$console, map { "request $_" } @{$m->{requests}}];
+		$m->{screenshot} = "$top/out/report-$w.png";
+		unlink($m->{screenshot});
+		chromium($page, '--kiosk', "--screen-info={${w}x$m->{scroll_height}}", "--screenshot=$m->{screenshot}");
+		push @layout, $m;
+	}
 }
 for my $m (@layout) {
 	my $w = $m->{width};
-	ok($m->{viewport_meta} && $m->{inner_width} == $w, "$w px: a viewport tag, the page laid out $w px wide " .
-	   "(not $m->{inner_width})");
+	# Desktop Chromium lays out at the window's width whatever the tag
+	# says: the tag must be the one that makes a phone do the same.
+	ok($m->{viewport_meta} =~ /^width=device-width, initial-scale=1\b/ && $m->{inner_width} == $w,
+	   "$w px: a viewport tag of the device's width, the page laid out $w px wide " .
+	   "(tag '$m->{viewport_meta}', laid out $m->{inner_width})");
 	ok($m->{scroll_width} <= $m->{inner_width}, "$w px: no horizontal overflow of the page " .
 	   "(scrollWidth $m->{scroll_width}, innerWidth $m->{inner_width})");
 	my @out = grep { $_->{left} < 0 || $_->{right} > $w } @{$m->{sections}};
