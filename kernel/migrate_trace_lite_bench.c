@@ -25,7 +25,7 @@
 #include <linux/uaccess.h>
 #include <trace/events/sched.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_bench.h"
 
 #define MT_BENCH_MAX_CALLS	1000000UL
 /* Calls per stretch with interrupts off; they are on in between. */
@@ -116,7 +116,7 @@ static int mt_bench_start(const char *what)
 	if (!trace && !stat)
 		return -EINVAL;
 	/* A start may free buffers a dump reads: wait for it unlocked. */
-	mt_oops_wait();
+	mt_dump_wait();
 	mutex_lock(&mt_mutex);
 	if (mt_trace_running() || ms_stat_running())
 		ret = -EBUSY;
@@ -146,7 +146,7 @@ static int mt_bench_dumpwalk(unsigned long n)
 
 	mutex_lock(&mt_mutex);
 	/* Not while a consuming reader moves its place in the rings. */
-	ret = mt_trace_running() || !mt_trace_started() || mt_pipe_busy() ?
+	ret = mt_trace_running() || !mt_trace_started() || mt_reader_busy() ?
 	      -EBUSY : 0;
 	if (!ret)
 		ret = mt_snap_alloc(&snap);

@@ -31,13 +31,11 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_oops.h"
 
 #define MT_OOPS_PREFIX		"mt_dump: "
 #define MT_OOPS_DEFAULT		64
 #define MT_OOPS_MAX		10000UL
-/* How long a reset waits for a dump in progress. */
-#define MT_OOPS_HOLD_MSEC	10000
 
 VISIBLE_IF_KUNIT unsigned long mt_oops_records;
 /*
@@ -51,10 +49,6 @@ static int *mt_oops_cpus;		/* CPUs by start clock */
 static bool mt_oops_ready;		/* the above are allocated */
 static DECLARE_BITMAP(mt_oops_named, MT_COMM_SLOTS);
 
-/* MT_OOPS_ARMED and on, see migrate_trace_lite.h. */
-VISIBLE_IF_KUNIT atomic_t mt_oops_state;
-static bool mt_oops_stuck;		/* a dump outlasted a whole wait */
-
 static int __init mt_oops_setup(char *str)
 {
 	unsigned long n = MT_OOPS_DEFAULT;
@@ -67,52 +61,6 @@ static int __init mt_oops_setup(char *str)
 	return 1;
 }
 __setup("mt_dump_on_oops", mt_oops_setup);
-
-/*
- * Wait, with no lock held, until no dump runs.  The wait is bounded: a
- * dump that a second oops killed never finishes, and one printing to a
- * slow console may take long; a dump that outlasted one wait is not
- * waited for again, and mt_oops_hold() then keeps its buffers.
- */
-void mt_oops_wait(void)
-{
-	unsigned long until = jiffies + msecs_to_jiffies(MT_OOPS_HOLD_MSEC);
-
-	while (atomic_read(&mt_oops_state) == MT_OOPS_DUMPING) {
-		if (READ_ONCE(mt_oops_stuck) || time_after(jiffies, until)) {
-			WRITE_ONCE(mt_oops_stuck, true);
-			return;
-		}
-		msleep(20);
-	}
-	WRITE_ONCE(mt_oops_stuck, false);
-}
-
-/*
- * The buffers are about to be freed (reset, failed start): keep later
- * dumps out.  Under mt_mutex; never sleeps, so that a dump in progress
- * freezes no control file (callers wait in mt_oops_wait() first).
- * Return: 0, or -EBUSY if a dump still runs.
- */
-int mt_oops_hold(void)
-{
-	int old = atomic_read(&mt_oops_state);
-
-	do {
-		if (old == MT_OOPS_DUMPING)
-			return -EBUSY;
-	} while (!atomic_try_cmpxchg(&mt_oops_state, &old, MT_OOPS_FREEING));
-	return 0;
-}
-
-/* Arm the dump again: after the buffers are freed, or when a trace starts. */
-void mt_oops_release(void)
-{
-	int old = atomic_read(&mt_oops_state);
-
-	if (old == MT_OOPS_DONE || old == MT_OOPS_FREEING)
-		atomic_cmpxchg(&mt_oops_state, old, MT_OOPS_ARMED);
-}
 
 VISIBLE_IF_KUNIT void mt_oops_line(const char *line, unsigned int len)
 {
@@ -187,26 +135,18 @@ static void mt_oops_name(int cpu, u64 ts, const struct mt_rec *rec, char *line)
 					  pid, comm));
 }
 
-/* Whether a dump ran or runs since the trace was armed. */
-bool mt_oops_dumped(void)
-{
-	int state = atomic_read(&mt_oops_state);
-
-	return state == MT_OOPS_DUMPING || state == MT_OOPS_DONE;
-}
-
 static const char mt_oops_end[] = "# end of dump\n";
 
 VISIBLE_IF_KUNIT void mt_oops_dump(void)
 {
 	static char line[MT_LINE_MAX];
 	unsigned long n = READ_ONCE(mt_oops_records);
-	int cpu, armed = MT_OOPS_ARMED;
+	int cpu;
 
 	/* Pairs with the release in mt_oops_alloc(). */
 	if (!n || !smp_load_acquire(&mt_oops_ready))
 		return;
-	if (!atomic_try_cmpxchg(&mt_oops_state, &armed, MT_OOPS_DUMPING))
+	if (!mt_dump_claim())
 		return;
 	if (!mt_ring_allocated())
 		goto out;
@@ -231,7 +171,7 @@ VISIBLE_IF_KUNIT void mt_oops_dump(void)
 	}
 	mt_oops_line(mt_oops_end, sizeof(mt_oops_end) - 1);
 out:
-	atomic_set(&mt_oops_state, MT_OOPS_DONE);
+	mt_dump_finish();
 }
 
 static int mt_oops_panic_notify(struct notifier_block *nb, unsigned long event,

@@ -21,7 +21,7 @@
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_output.h"
 
 const char * const mt_event_names[MT_EV_END] = {
 	[MT_EV_COPY_PROCESS]	= "copy_process",
@@ -183,7 +183,7 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
  */
 void mt_show_header(struct seq_buf *s, bool live)
 {
-	u64 dropped = 0, overwritten = 0, clamped = mt_pipe_clamped();
+	u64 dropped = 0, overwritten = 0, clamped = mt_reader_clamped();
 	bool have = mt_ring_allocated();
 	int i, cpu;
 
@@ -699,7 +699,7 @@ static int mt_trace_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_lock(&mt_mutex);
 	ret = -EBUSY;
-	if (mt_trace_running() || mt_pipe_busy())
+	if (mt_trace_running() || mt_reader_busy())
 		goto fail;
 	/* The trace may have stopped itself: make sure writers are gone. */
 	synchronize_rcu();

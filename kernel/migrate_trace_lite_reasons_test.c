@@ -20,7 +20,6 @@
 #include <linux/sprintf.h>
 #include <linux/threads.h>
 
-#include "migrate_trace_lite.h"
 #include "migrate_trace_lite_test.h"
 
 /*

@@ -40,11 +40,12 @@
 #include <linux/slab.h>
 #include <linux/topology.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_ring.h"
 
 DEFINE_PER_CPU(struct mt_ring, mt_rings);
 unsigned int mt_chunk_size;
 unsigned int mt_nr_chunks;
+bool mt_overwrite;
 
 static_assert(sizeof(struct mt_rec) == 8);
 static_assert(sizeof(struct mt_rec_migrate) == 16);

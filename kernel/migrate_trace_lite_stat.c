@@ -64,7 +64,7 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_stat.h"
 
 #define MS_NR_PERIODS		(CONFIG_SNSC_LITE_MIGRATION_STAT_DATA_SIZE * 3600UL)
 #define MS_MAX_PERIOD_MSEC	3600000UL
@@ -346,23 +346,6 @@ VISIBLE_IF_KUNIT u64 ms_read_locked(u64 now)
 	return complete;
 }
 
-/*
- * local_clock() minus sched_clock() (ftrace's "local" clock), the latter
- * taken on both sides of the former, as the trace's header has it.
- */
-static s64 ms_measure_clock_offset(void)
-{
-	unsigned long flags;
-	u64 before, now, after;
-
-	local_irq_save(flags);
-	before = sched_clock();
-	now = local_clock();
-	after = sched_clock();
-	local_irq_restore(flags);
-	return now - (before + (after - before) / 2);
-}
-
 VISIBLE_IF_KUNIT int ms_start_locked(void)
 {
 	unsigned long tick;
@@ -388,7 +371,7 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	/* No hotplug callback may fold into rows of the old timeline. */
 	cpus_read_lock();
 	ktime_get_real_ts64(&ms_start_wall);
-	ms_clock_offset = ms_measure_clock_offset();
+	ms_clock_offset = mt_clock_offset_now();
 	ms_start_ns = local_clock();
 	tick = jiffies;
 	for_each_possible_cpu(cpu) {

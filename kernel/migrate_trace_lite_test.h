@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/threads.h>
+#include <linux/uio.h>
 
 #include "migrate_trace_lite.h"
 
@@ -118,6 +119,80 @@ static inline unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
 	}
 	local_irq_restore(flags);
 	return i;
+}
+
+/* Milliseconds after the base of each move: a step back of 3 ms after the third. */
+#define MT_TEST_STEPS	6
+
+static inline u64 mt_test_step_ns(unsigned int i)
+{
+	static const unsigned int ms[MT_TEST_STEPS] = { 2, 3, 4, 1, 2, 5 };
+
+	return ms[i] * NSEC_PER_MSEC;
+}
+
+/* The times of one output, across CPUs and within each. */
+struct mt_order {
+	u64 last;
+	u64 *cpu_last;
+	unsigned int lines;
+	unsigned int backwards;		/* a line before the one above it */
+	unsigned int cpu_backwards;	/* a line before its CPU's last */
+	unsigned int stepped;		/* moves of the made-up task */
+	unsigned int clamped;		/* clamped lines */
+	bool ended;			/* the dump's last line was seen */
+};
+
+static inline void mt_order_init(struct kunit *test, struct mt_order *o)
+{
+	*o = (struct mt_order){ };
+	o->cpu_last = kunit_kcalloc(test, nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o->cpu_last);
+}
+
+static inline void mt_order_see(struct mt_order *o, int cpu, u64 ts)
+{
+	if (o->lines && ts < o->last)
+		o->backwards++;
+	if (ts < o->cpu_last[cpu])
+		o->cpu_backwards++;
+	o->last = ts;
+	o->cpu_last[cpu] = ts;
+	o->lines++;
+}
+
+/* An event line of text, "0x<16 hex digits> CPU ..."; others are skipped. */
+static inline void mt_order_see_line(struct mt_order *o, const char *line)
+{
+	unsigned long long ts;
+	unsigned int cpu;
+	u32 from, to, pid;
+
+	if (sscanf(line, "0x%llx %u", &ts, &cpu) != 2 || cpu >= nr_cpu_ids)
+		return;
+	mt_order_see(o, cpu, ts);
+	if (sscanf(line, "0x%*x %*u . . 0 %u", &from) == 1 && from == MT_EV_CLAMPED)
+		o->clamped++;
+	if (sscanf(line, "0x%*x %*u %u %u %u", &from, &to, &pid) == 3 &&
+	    pid == PID_MAX_LIMIT)
+		o->stepped++;
+}
+
+/* A non-blocking read() of trace_pipe into @buf.  Return: bytes read. */
+static inline size_t mt_test_pipe_read(char *buf, size_t size)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = size };
+	struct iov_iter to;
+	ssize_t n;
+
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, size);
+	n = mt_pipe_read_iter(&to, true);
+	return n > 0 ? n : 0;
+}
+
+static inline void mt_test_pipe_put(void *unused)
+{
+	mt_pipe_put();
 }
 
 #endif /* _KERNEL_MIGRATE_TRACE_LITE_TEST_H */

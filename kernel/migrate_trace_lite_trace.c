@@ -34,10 +34,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
-#include "migrate_trace_lite.h"
+#include "migrate_trace_lite_trace.h"
 
 bool mt_tracing;
-bool mt_overwrite;
 unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
 unsigned int mt_trace_readers;
 s64 mt_clock_offset;
@@ -51,10 +50,6 @@ static bool mt_started;			/* a trace ran since the reset */
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
 unsigned long mt_trace_starts;		/* new traces since boot, for the benchmark */
 #endif
-
-/* The smallest buffer: two chunks with room for a name and a time record. */
-#define MT_MIN_BUF_KB	1UL
-#define MT_MAX_BUF_KB	1048576UL
 
 /*
  * Names of the tasks that existed when the trace started.  They are not
@@ -128,7 +123,7 @@ static DECLARE_WORK(mt_release_work, mt_release_hooks_workfn);
 static void mt_full_irq_workfn(struct irq_work *work)
 {
 	schedule_work(&mt_release_work);
-	mt_pipe_wake();
+	mt_reader_wake();
 }
 
 static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
@@ -156,7 +151,7 @@ void mt_stop_writers(void)
 static void mt_commit(void *rec)
 {
 	mt_ring_commit(rec);
-	mt_pipe_kick(false);
+	mt_reader_kick(false);
 }
 
 /*
@@ -235,7 +230,7 @@ bool mt_name_exiting(struct task_struct *p, u64 now)
 }
 
 /* Return: 0, -EINVAL if no trace runs or in NMI, -ENOSPC if the buffer is full. */
-static int mt_log_mark(unsigned long mark)
+int mt_log_mark(unsigned long mark)
 {
 	struct mt_rec_mark *r;
 	unsigned long flags;
@@ -264,24 +259,6 @@ static int mt_log_mark(unsigned long mark)
 	}
 	local_irq_restore(flags);
 	return ret;
-}
-
-/*
- * local_clock() minus sched_clock(), ftrace's "local" clock, on this CPU:
- * subtracted from the trace's times, it gives that clock's, so that a
- * trace-cmd recording of the same run lines up with this trace.
- */
-static s64 mt_measure_clock_offset(void)
-{
-	unsigned long flags;
-	u64 before, now, after;
-
-	local_irq_save(flags);
-	before = sched_clock();
-	now = local_clock();
-	after = sched_clock();
-	local_irq_restore(flags);
-	return now - (before + (after - before) / 2);
 }
 
 /* Runs on every online CPU, interrupts off, when a trace starts. */
@@ -381,7 +358,7 @@ VISIBLE_IF_KUNIT void mt_take_task_list(u64 ts)
  */
 static int mt_free_locked(void)
 {
-	int ret = mt_oops_hold();
+	int ret = mt_dump_hold();
 
 	if (ret)
 		return ret;
@@ -417,12 +394,12 @@ static int mt_alloc_locked(void)
 }
 
 /* Afterwards no writer is inside a buffer: the buffers may be read. */
-static void mt_stop_locked(void)
+void mt_stop_locked(void)
 {
 	WRITE_ONCE(mt_tracing, false);
 	mt_hooks_put(&mt_holds_hooks);
 	synchronize_rcu();
-	mt_pipe_wake();
+	mt_reader_wake();
 }
 
 /* Whether a CPU refused a record since the reset. */
@@ -443,7 +420,7 @@ static bool mt_refused(void)
  */
 static bool mt_ended_while_naming(void)
 {
-	return mt_refused() || mt_oops_dumped();
+	return mt_refused() || mt_dump_dumped();
 }
 
 /*
@@ -488,9 +465,9 @@ static int mt_start_new_locked(void)
 	on_each_cpu(mt_take_start_clock, NULL, 1);
 	mt_take_topology();
 	cpus_read_unlock();
-	mt_clock_offset = mt_measure_clock_offset();
+	mt_clock_offset = mt_clock_offset_now();
 	now = local_clock();
-	mt_oops_release();
+	mt_dump_release();
 	mt_hooks_get(&mt_holds_hooks);
 	/* As late as can be: tasks forked until now need no spare room. */
 	ret = mt_alloc_task_list();
@@ -521,11 +498,11 @@ static int mt_start_new_locked(void)
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
 	mt_trace_starts++;
 #endif
-	mt_pipe_wake();
+	mt_reader_wake();
 	return 0;
 }
 
-static int mt_start_locked(bool allow_restart)
+int mt_start_locked(bool allow_restart)
 {
 	if (READ_ONCE(mt_tracing))
 		return 0;
@@ -538,11 +515,11 @@ static int mt_start_locked(bool allow_restart)
 		return -EBUSY;
 	if (mt_refused())
 		return -ENOSPC;
-	mt_oops_release();
+	mt_dump_release();
 	/* The release publishes the buffers to mt_trace_running(). */
 	smp_store_release(&mt_tracing, true);
 	mt_hooks_get(&mt_holds_hooks);
-	mt_pipe_wake();
+	mt_reader_wake();
 	return 0;
 }
 
@@ -565,14 +542,14 @@ VISIBLE_IF_KUNIT int mt_reset_locked(void)
 {
 	int ret;
 
-	if (mt_trace_readers || mt_pipe_busy())
+	if (mt_trace_readers || mt_reader_busy())
 		return -EBUSY;
 	mt_stop_locked();
 	ret = mt_free_locked();
 	if (ret)
 		return ret;
 	WRITE_ONCE(mt_started, false);
-	mt_pipe_reset();
+	mt_reader_reset();
 	return 0;
 }
 
@@ -583,256 +560,3 @@ bool mt_trace_started(void)
 	return smp_load_acquire(&mt_started);
 }
 
-/**
- * mt_trace_enable() - start or stop the migration trace
- * @enable: 1 to start tracing, 0 to stop it
- * @allow_restart: if 0, refuse to start again before a reset
- *
- * The analysis tools assume one continuous trace, so by default a trace
- * that was stopped must be read and reset before the next one starts.
- * With @allow_restart a stopped trace is continued instead, unless its
- * buffer already filled up; tasks created while it was stopped have no
- * name in it.  Starting a running trace and stopping a
- * stopped one succeed and change nothing.  The first start after a reset
- * allocates the buffers.
- *
- * Context: Process context; may sleep.
- * Return: 0 on success, -EINVAL for a bad @enable, -EBUSY if a trace ran
- * since the reset (and @allow_restart is 0) or the trace file is open,
- * -ENOSPC if a restarted trace would have no room, -ENOMEM if the buffers
- * cannot be allocated.
- */
-int mt_trace_enable(int enable, int allow_restart)
-{
-	int ret = 0;
-
-	if (enable != 0 && enable != 1)
-		return -EINVAL;
-	/* A start may free buffers a dump reads: wait for it unlocked. */
-	mt_oops_wait();
-	mutex_lock(&mt_mutex);
-	if (enable)
-		ret = mt_start_locked(allow_restart);
-	else
-		mt_stop_locked();
-	mutex_unlock(&mt_mutex);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(mt_trace_enable);
-
-/**
- * mt_trace_mark() - add a mark event to the migration trace
- * @mark: an arbitrary value, shown in hex in the trace
- *
- * Analysis tools can cut a trace at the first occurrence of a mark, so a
- * value meant for that should be unique.  Nothing is recorded while the
- * trace is stopped, or when called from NMI.
- *
- * Context: Any context; ignored in NMI.
- */
-void mt_trace_mark(unsigned long mark)
-{
-	mt_log_mark(mark);
-}
-EXPORT_SYMBOL_GPL(mt_trace_mark);
-
-static ssize_t mt_enable_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_tracing));
-}
-
-static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	bool on;
-	int ret;
-
-	ret = mt_parse_enable(ubuf, count, &on);
-	if (!ret)
-		ret = mt_trace_enable(on, 0);
-	return ret ? ret : count;
-}
-
-static const struct file_operations mt_enable_fops = {
-	.read	= mt_enable_read,
-	.write	= mt_enable_write,
-	.llseek	= default_llseek,
-};
-
-static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	unsigned long val;
-	int ret, cpu;
-
-	ret = mt_parse_ulong(ubuf, count, true, &val);
-	if (ret)
-		return ret;
-	/* A mark that cannot be recorded is an error, not a silent no-op. */
-	ret = mt_log_mark(val);
-	if (ret == -EINVAL) {
-		mutex_lock(&mt_mutex);
-		for_each_possible_cpu(cpu)
-			if (mt_ring_allocated() && mt_ring_dropped(cpu))
-				ret = -ENOSPC;
-		mutex_unlock(&mt_mutex);
-	}
-	return ret ? ret : count;
-}
-
-static const struct file_operations mt_mark_fops = {
-	.write	= mt_mark_write,
-	.llseek	= noop_llseek,
-};
-
-/*
- * A dump on oops still reading the buffers is waited for without
- * mt_mutex: it may take seconds on a slow console, and every control
- * file needs the mutex.
- */
-VISIBLE_IF_KUNIT int mt_trace_reset(void)
-{
-	int ret;
-
-	mt_oops_wait();
-	mutex_lock(&mt_mutex);
-	ret = mt_reset_locked();
-	mutex_unlock(&mt_mutex);
-	return ret;
-}
-
-static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	int ret = mt_parse_reset(ubuf, count);
-
-	if (!ret)
-		ret = mt_trace_reset();
-	return ret ? ret : count;
-}
-
-static const struct file_operations mt_reset_fops = {
-	.write	= mt_reset_write,
-	.llseek	= noop_llseek,
-};
-
-/*
- * Settings of the buffers (overwrite, buffer_size_kb) change only while
- * the buffers are empty: after a reset, before the first start.
- */
-static int mt_settable_locked(void)
-{
-	return mt_started || mt_pipe_busy() || mt_trace_readers ? -EBUSY : 0;
-}
-
-static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_overwrite));
-}
-
-static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	bool on;
-	int ret;
-
-	ret = mt_parse_enable(ubuf, count, &on);
-	if (ret)
-		return ret;
-	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
-	if (!ret)
-		WRITE_ONCE(mt_overwrite, on);
-	mutex_unlock(&mt_mutex);
-	return ret ? ret : count;
-}
-
-static const struct file_operations mt_overwrite_fops = {
-	.read	= mt_overwrite_read,
-	.write	= mt_overwrite_write,
-	.llseek	= default_llseek,
-};
-
-static ssize_t mt_size_read(struct file *file, char __user *ubuf,
-			    size_t count, loff_t *ppos)
-{
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_buf_size_kb));
-}
-
-static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	unsigned long val;
-	int ret;
-
-	ret = mt_parse_ulong(ubuf, count, false, &val);
-	if (!ret && (val < MT_MIN_BUF_KB || val > MT_MAX_BUF_KB))
-		ret = -EINVAL;
-	if (ret)
-		return ret;
-	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
-	if (!ret)
-		WRITE_ONCE(mt_buf_size_kb, val);
-	mutex_unlock(&mt_mutex);
-	return ret ? ret : count;
-}
-
-static const struct file_operations mt_size_fops = {
-	.read	= mt_size_read,
-	.write	= mt_size_write,
-	.llseek	= default_llseek,
-};
-
-/*
- * migration_trace/stats: per CPU, the records logged, dropped (buffer
- * full) and lost to the flight recorder so far; then the clamps: records
- * the rings logged at the time of the one before (a CPU's clock stepped
- * back), and lines trace_pipe handed out at the time of the line before
- * (two CPUs' clocks disagreed by more than its slack).  Readable any
- * time, also while tracing.
- */
-static int mt_stats_show(struct seq_file *m, void *v)
-{
-	u64 entries, total[3] = { }, pipe_clamped = mt_pipe_clamped();
-	unsigned long clamped = 0;
-	int cpu;
-
-	mutex_lock(&mt_mutex);
-	mt_pipe_lock_reader();
-	seq_puts(m, "# cpu entries dropped overwritten\n");
-	if (mt_ring_allocated()) {
-		for_each_possible_cpu(cpu) {
-			u64 lost = mt_ring_overwritten(cpu);
-
-			entries = mt_ring_entries(cpu);
-			seq_printf(m, "%d %llu %lu %llu\n", cpu, entries,
-				   mt_ring_dropped(cpu), lost);
-			total[0] += entries;
-			total[1] += mt_ring_dropped(cpu);
-			total[2] += lost;
-			clamped += mt_ring_clamped(cpu);
-		}
-	}
-	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
-	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
-	mt_pipe_unlock_reader();
-	mutex_unlock(&mt_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(mt_stats);
-
-void __init mt_trace_init(struct dentry *dir)
-{
-	debugfs_create_file("enable", 0600, dir, NULL, &mt_enable_fops);
-	debugfs_create_file("mark", 0200, dir, NULL, &mt_mark_fops);
-	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
-	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
-	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
-	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
-	mt_output_init(dir);
-	mt_oops_init(dir);
-	mt_pipe_init(dir);
-}

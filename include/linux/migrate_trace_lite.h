@@ -332,12 +332,12 @@ static inline void mt_off_arg(struct migration_arg *arg, unsigned int why)
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
-int mt_trace_enable(int enable, int allow_restart);
+int mt_trace_enable(bool enable, bool allow_restart);
 void mt_trace_mark(unsigned long mark);
 
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
-static inline int mt_trace_enable(int enable, int allow_restart)
+static inline int mt_trace_enable(bool enable, bool allow_restart)
 {
 	return -ENODEV;
 }

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Light weight migration trace (mt) and statistics (mstat): the base
+ * both facilities build on.  The names of causes and reasons, the control
+ * files' parsing, the mutex that serializes control, and the hooks' key
+ * with the state the scheduler's note sites write under it.
+ */
+
+#define pr_fmt(fmt) "migrate_trace_lite: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/idle.h>
+#include <linux/uaccess.h>
+
+#include "migrate_trace_lite_base.h"
+
+DEFINE_STATIC_KEY_FALSE(mt_hooks_key);
+/* Serializes every control operation of mt and mstat, and reader opens. */
+DEFINE_MUTEX(mt_mutex);
+
+const char * const mt_cause_names[MT_CAUSE_END] = {
+	[MT_CAUSE_TRY_TO_WAKE_UP]		= "try_to_wake_up",
+	[MT_CAUSE_WAKE_UP_NEW_TASK]		= "wake_up_new_task",
+	[MT_CAUSE_DETACH_TASKS]			= "detach_tasks",
+	[MT_CAUSE_DETACH_ONE_TASK]		= "detach_one_task",
+	[MT_CAUSE_MIGRATION_CPU_STOP]		= "migration_cpu_stop",
+	[MT_CAUSE_AFFINE_MOVE_TASK]		= "affine_move_task",
+	[MT_CAUSE___BALANCE_PUSH_CPU_STOP]	= "__balance_push_cpu_stop",
+	[MT_CAUSE_PUSH_RT_TASK]			= "push_rt_task",
+	[MT_CAUSE_PULL_RT_TASK]			= "pull_rt_task",
+	[MT_CAUSE_PUSH_DL_TASK]			= "push_dl_task",
+	[MT_CAUSE_PULL_DL_TASK]			= "pull_dl_task",
+	[MT_CAUSE_DL_TASK_OFFLINE_MIGRATION]	= "dl_task_offline_migration",
+	[MT_CAUSE_PUSH_CPU_STOP]		= "push_cpu_stop",
+	[MT_CAUSE___MIGRATE_SWAP_TASK]		= "__migrate_swap_task",
+	[MT_CAUSE_TRY_STEAL_COOKIE]		= "try_steal_cookie",
+	[MT_CAUSE_SCHED_TTWU_PENDING]		= "sched_ttwu_pending",
+	[MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ] = "move_remote_task_to_local_dsq",
+};
+
+/* The load balancer's reasons, by enum cpu_idle_type and migration_type. */
+#define MT_LB(idle, type)	(MT_REASON_LB_FIRST + 4 * (idle) + (type))
+
+const char * const mt_reason_names[MT_REASON_END] = {
+	[MT_REASON_WAKE_AFFINE]		= "wake_affine",
+	[MT_REASON_WAKE_AFFINE_BUSY]	= "wake_affine_busy",
+	[MT_REASON_IDLE_TARGET]		= "idle_target",
+	[MT_REASON_BUSY_TARGET]		= "busy_target",
+	[MT_REASON_IDLE_PREV]		= "idle_prev",
+	[MT_REASON_KTHREAD_PREV]	= "kthread_prev",
+	[MT_REASON_IDLE_RECENT]		= "idle_recent",
+	[MT_REASON_IDLE_CAPACITY]	= "idle_capacity",
+	[MT_REASON_IDLE_SMT]		= "idle_smt_sibling",
+	[MT_REASON_IDLE_CORE]		= "idle_core",
+	[MT_REASON_IDLE_CPU]		= "idle_cpu",
+	[MT_REASON_SLOW_PATH]		= "slow_path",
+	[MT_REASON_ENERGY_AWARE]	= "energy_aware",
+	[MT_REASON_WAKE_CURRENT_CPU]	= "wake_current_cpu",
+	[MT_REASON_RT_LOWEST_RQ]	= "rt_lowest_rq",
+	[MT_REASON_DL_LATER_RQ]		= "dl_later_rq",
+	[MT_REASON_FALLBACK]		= "fallback",
+	[MT_REASON_AFFINITY_AT_WAKEUP]	= "affinity_at_wakeup",
+	[MT_REASON_NUMA_AT_WAKEUP]	= "numa_at_wakeup",
+	[MT_REASON_AFFINITY]		= "affinity",
+	[MT_REASON_MIGRATE_ENABLE]	= "migrate_enable",
+	[MT_REASON_EXEC_BALANCE]	= "exec_balance",
+	[MT_REASON_NUMA_MIGRATE]	= "numa_migrate",
+	[MT_REASON_PUSH_RT]		= "rt",
+	[MT_REASON_PUSH_DL]		= "dl",
+	[MT_REASON_ACTIVE_BALANCE]	= "active_balance",
+	[MT_LB(__CPU_NOT_IDLE, 0)]	= "lb_busy_load",
+	[MT_LB(__CPU_NOT_IDLE, 1)]	= "lb_busy_util",
+	[MT_LB(__CPU_NOT_IDLE, 2)]	= "lb_busy_task",
+	[MT_LB(__CPU_NOT_IDLE, 3)]	= "lb_busy_misfit",
+	[MT_LB(CPU_IDLE, 0)]		= "lb_idle_load",
+	[MT_LB(CPU_IDLE, 1)]		= "lb_idle_util",
+	[MT_LB(CPU_IDLE, 2)]		= "lb_idle_task",
+	[MT_LB(CPU_IDLE, 3)]		= "lb_idle_misfit",
+	[MT_LB(CPU_NEWLY_IDLE, 0)]	= "lb_newidle_load",
+	[MT_LB(CPU_NEWLY_IDLE, 1)]	= "lb_newidle_util",
+	[MT_LB(CPU_NEWLY_IDLE, 2)]	= "lb_newidle_task",
+	[MT_LB(CPU_NEWLY_IDLE, 3)]	= "lb_newidle_misfit",
+};
+
+/* Migration types (fair.c's enum migration_type) are load, util, task, misfit. */
+static_assert(CPU_MAX_IDLE_TYPES == 3);
+static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);
+
+/*
+ * The last decision mt_note() or mt_noted() recorded on this CPU, and for
+ * which task.  A placement runs with interrupts disabled from
+ * select_task_rq(), which first notes "no reason" for its task, to the
+ * hook, so nothing else can note in between.  A note names its task, and
+ * the next hook on the CPU consumes it (a fork's placement that kept the
+ * CPU too: its hook runs); the placements of wakeups and forks and the
+ * stopper's move read notes, and each begins with a fresh one.  Notes are
+ * cleared before the key is turned on (mt_clear_notes()).  A stopper's
+ * reason comes with its request (struct migration_arg), set by whoever
+ * queued it; migration_cpu_stop() notes it right before the move.
+ */
+DEFINE_PER_CPU(struct mt_note, mt_notes);
+
+/*
+ * Moves left to a wakeup, by the task's pid: pid << 8 | reason, written
+ * by mt_note_deferred() before a stopper or a NUMA swap may set
+ * p->wake_cpu to another CPU, and taken by the next wakeup that finds
+ * wake_cpu elsewhere.  Both run under the task's pi_lock.  A swap that
+ * moves its task at once and a fork of a task with the pid take the
+ * entry too, so an entry is its task's latest deferral.  Two tasks noted
+ * at once into one slot: the later stays, and the other's wakeup finds
+ * no reason rather than a wrong one.  A workqueue's hint also sets
+ * wake_cpu; such a wakeup finds nothing either.
+ */
+#define MT_DEFERRED_BITS	6
+static unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
+
+static_assert((ULONG_MAX >> 8) >= PID_MAX_LIMIT);
+static_assert(MT_REASON_END <= 0xff);
+
+static unsigned long *mt_deferred_slot(struct task_struct *p)
+{
+	return &mt_deferred[hash_32(p->pid, MT_DEFERRED_BITS)];
+}
+
+void __mt_note_deferred(struct task_struct *p, unsigned int why)
+{
+	WRITE_ONCE(*mt_deferred_slot(p), (unsigned long)p->pid << 8 | why);
+}
+
+/* The reason a move left to @p's wakeup was deferred with, if known. */
+unsigned int mt_take_deferred(struct task_struct *p)
+{
+	unsigned long *slot = mt_deferred_slot(p);
+	unsigned long entry = READ_ONCE(*slot);
+
+	if (entry >> 8 != (unsigned long)p->pid)
+		return MT_REASON_NONE;
+	/* Another task's newer entry in the slot stays. */
+	try_cmpxchg(slot, &entry, 0);
+	return entry & 0xff;
+}
+
+/*
+ * Forget every CPU's note, while the key is 0 and after a grace period:
+ * notes are written with interrupts off, so no CPU is still inside a
+ * note site that saw the key on (with or without jump labels), nothing
+ * races the stores, and no hook of the next trace can take a note of an
+ * earlier one, for a task_struct that may since have been reused.
+ */
+static void mt_clear_notes(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mt_note *note = per_cpu_ptr(&mt_notes, cpu);
+
+		note->p = NULL;
+		note->reason = MT_REASON_NONE;
+	}
+	memset(mt_deferred, 0, sizeof(mt_deferred));
+}
+
+/*
+ * Take (@get) or drop a facility's reference on the shared hooks.  *@held
+ * says whether the facility holds one, so both calls are idempotent.
+ * Process context only: flipping a static key may sleep.
+ */
+void mt_hooks_get(bool *held)
+{
+	lockdep_assert_held(&mt_mutex);
+	if (!*held) {
+		if (!static_key_enabled(&mt_hooks_key)) {
+			synchronize_rcu();
+			mt_clear_notes();
+		}
+		static_branch_inc(&mt_hooks_key);
+		*held = true;
+	}
+}
+
+void mt_hooks_put(bool *held)
+{
+	lockdep_assert_held(&mt_mutex);
+	if (*held) {
+		static_branch_dec(&mt_hooks_key);
+		*held = false;
+	}
+}
+
+/*
+ * Parse a control write: one unsigned number, decimal or (if @hex_ok)
+ * 0x-prefixed hex, with an optional trailing newline.  Anything else,
+ * including an empty write, an embedded NUL and an overflowing value, is
+ * -EINVAL; the caller changes nothing then.
+ */
+int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
+		   unsigned long *val)
+{
+	char buf[24];
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (strlen(buf) != count)
+		return -EINVAL;
+	if (hex_ok && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		return kstrtoul(buf, 16, val) ? -EINVAL : 0;
+	return kstrtoul(buf, 10, val) ? -EINVAL : 0;
+}
+
+/* An enable file's write: "0" or "1" into *@on. */
+int mt_parse_enable(const char __user *ubuf, size_t count, bool *on)
+{
+	unsigned long val = 0;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val > 1)
+		ret = -EINVAL;
+	if (!ret)
+		*on = val;
+	return ret;
+}
+
+ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
+		      unsigned long val)
+{
+	char buf[24];
+	int len = scnprintf(buf, sizeof(buf), "%lu\n", val);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* A reset file's write: "0", or -EINVAL. */
+int mt_parse_reset(const char __user *ubuf, size_t count)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && val != 0)
+		ret = -EINVAL;
+	return ret;
+}
+
+/* A reset file's write: "0" runs @reset under mt_mutex. */
+ssize_t mt_write_reset(const char __user *ubuf, size_t count,
+		       int (*reset)(void))
+{
+	int ret;
+
+	ret = mt_parse_reset(ubuf, count);
+	if (!ret) {
+		mutex_lock(&mt_mutex);
+		ret = reset();
+		mutex_unlock(&mt_mutex);
+	}
+	return ret ? ret : count;
+}
+
+/**
+ * mt_clock_offset_now() - local_clock() minus sched_clock() on this CPU
+ *
+ * sched_clock() is ftrace's "local" clock, read on both sides of
+ * local_clock(): subtracted from our times, the offset gives that clock's,
+ * so that a trace-cmd recording of the same run lines up with ours.
+ *
+ * Return: the offset in nanoseconds.
+ */
+s64 mt_clock_offset_now(void)
+{
+	unsigned long flags;
+	u64 before, now, after;
+
+	local_irq_save(flags);
+	before = sched_clock();
+	now = local_clock();
+	after = sched_clock();
+	local_irq_restore(flags);
+	return now - (before + (after - before) / 2);
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The migration trace's control files in migration_trace/ (enable, mark,
+ * reset, overwrite, buffer_size_kb, stats) and its kernel API,
+ * mt_trace_enable() and mt_trace_mark().
+ */
+
+#define pr_fmt(fmt) "migrate_trace_lite: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <kunit/visibility.h>
+
+#include "migrate_trace_lite_control.h"
+
+/* The smallest buffer: two chunks with room for a name and a time record. */
+#define MT_MIN_BUF_KB	1UL
+#define MT_MAX_BUF_KB	1048576UL
+
+/**
+ * mt_trace_enable() - start or stop the migration trace
+ * @enable: true to start tracing, false to stop it
+ * @allow_restart: if false, refuse to start again before a reset
+ *
+ * The analysis tools assume one continuous trace, so by default a trace
+ * that was stopped must be read and reset before the next one starts.
+ * With @allow_restart a stopped trace is continued instead, unless its
+ * buffer already filled up; tasks created while it was stopped have no
+ * name in it.  Starting a running trace and stopping a stopped one
+ * succeed and change nothing.  The first start after a reset allocates
+ * the buffers.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 on success, -EBUSY if a trace ran since the reset (and
+ * @allow_restart is false) or the trace file is open, -ENOSPC if a
+ * restarted trace would have no room, -ENOMEM if the buffers cannot be
+ * allocated.
+ */
+int mt_trace_enable(bool enable, bool allow_restart)
+{
+	int ret = 0;
+
+	/* A start may free buffers a dump reads: wait for it unlocked. */
+	mt_dump_wait();
+	mutex_lock(&mt_mutex);
+	if (enable)
+		ret = mt_start_locked(allow_restart);
+	else
+		mt_stop_locked();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mt_trace_enable);
+
+/**
+ * mt_trace_mark() - add a mark event to the migration trace
+ * @mark: an arbitrary value, shown in hex in the trace
+ *
+ * Analysis tools can cut a trace at the first occurrence of a mark, so a
+ * value meant for that should be unique.  Nothing is recorded while the
+ * trace is stopped, or when called from NMI.
+ *
+ * Context: Any context; ignored in NMI.
+ */
+void mt_trace_mark(unsigned long mark)
+{
+	mt_log_mark(mark);
+}
+EXPORT_SYMBOL_GPL(mt_trace_mark);
+
+static ssize_t mt_enable_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_tracing));
+}
+
+static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (!ret)
+		ret = mt_trace_enable(on, 0);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_enable_fops = {
+	.read	= mt_enable_read,
+	.write	= mt_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret, cpu;
+
+	ret = mt_parse_ulong(ubuf, count, true, &val);
+	if (ret)
+		return ret;
+	/* A mark that cannot be recorded is an error, not a silent no-op. */
+	ret = mt_log_mark(val);
+	if (ret == -EINVAL) {
+		mutex_lock(&mt_mutex);
+		for_each_possible_cpu(cpu)
+			if (mt_ring_allocated() && mt_ring_dropped(cpu))
+				ret = -ENOSPC;
+		mutex_unlock(&mt_mutex);
+	}
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_mark_fops = {
+	.write	= mt_mark_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * A dump on oops still reading the buffers is waited for without
+ * mt_mutex: it may take seconds on a slow console, and every control
+ * file needs the mutex.
+ */
+VISIBLE_IF_KUNIT int mt_trace_reset(void)
+{
+	int ret;
+
+	mt_dump_wait();
+	mutex_lock(&mt_mutex);
+	ret = mt_reset_locked();
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
+static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	int ret = mt_parse_reset(ubuf, count);
+
+	if (!ret)
+		ret = mt_trace_reset();
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_reset_fops = {
+	.write	= mt_reset_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * Settings of the buffers (overwrite, buffer_size_kb) change only while
+ * the buffers are empty: after a reset, before the first start.
+ */
+static int mt_settable_locked(void)
+{
+	return mt_trace_started() || mt_reader_busy() || mt_trace_readers ? -EBUSY : 0;
+}
+
+static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_overwrite));
+}
+
+static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		WRITE_ONCE(mt_overwrite, on);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_overwrite_fops = {
+	.read	= mt_overwrite_read,
+	.write	= mt_overwrite_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t mt_size_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_buf_size_kb));
+}
+
+static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = mt_parse_ulong(ubuf, count, false, &val);
+	if (!ret && (val < MT_MIN_BUF_KB || val > MT_MAX_BUF_KB))
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		WRITE_ONCE(mt_buf_size_kb, val);
+	mutex_unlock(&mt_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_size_fops = {
+	.read	= mt_size_read,
+	.write	= mt_size_write,
+	.llseek	= default_llseek,
+};
+
+/*
+ * migration_trace/stats: per CPU, the records logged, dropped (buffer
+ * full) and lost to the flight recorder so far; then the clamps: records
+ * the rings logged at the time of the one before (a CPU's clock stepped
+ * back), and lines trace_pipe handed out at the time of the line before
+ * (two CPUs' clocks disagreed by more than its slack).  Readable any
+ * time, also while tracing.
+ */
+static int mt_stats_show(struct seq_file *m, void *v)
+{
+	u64 entries, total[3] = { }, pipe_clamped = mt_reader_clamped();
+	unsigned long clamped = 0;
+	int cpu;
+
+	mutex_lock(&mt_mutex);
+	mutex_lock(&mt_reader_lock);
+	seq_puts(m, "# cpu entries dropped overwritten\n");
+	if (mt_ring_allocated()) {
+		for_each_possible_cpu(cpu) {
+			u64 lost = mt_ring_overwritten(cpu);
+
+			entries = mt_ring_entries(cpu);
+			seq_printf(m, "%d %llu %lu %llu\n", cpu, entries,
+				   mt_ring_dropped(cpu), lost);
+			total[0] += entries;
+			total[1] += mt_ring_dropped(cpu);
+			total[2] += lost;
+			clamped += mt_ring_clamped(cpu);
+		}
+	}
+	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
+	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
+	mutex_unlock(&mt_reader_lock);
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mt_stats);
+
+/**
+ * mt_control_init() - create the trace's control files
+ * @dir: debugfs migration_trace/
+ */
+void __init mt_control_init(struct dentry *dir)
+{
+	debugfs_create_file("enable", 0600, dir, NULL, &mt_enable_fops);
+	debugfs_create_file("mark", 0200, dir, NULL, &mt_mark_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
+	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
+	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
+}
