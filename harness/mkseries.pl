@@ -99,21 +99,12 @@ sub strip_ifdef {
 # Cut a later file's feature FEATURE (pipe, oops) out of an earlier step:
 # statements that call mt_FEATURE_*() on a line of their own, conditions
 # "|| mt_FEATURE_*()", initializers "= mt_FEATURE_*();" (0, as a stub
-# would return), and in a header the block of declarations under
-# "/* migrate_trace_lite_FEATURE.c */" (up to the next such heading, which
-# may go on after the file name) and its line in the file list.
+# would return), and the include of its header.
 sub cut_feature {
 	my ($text, $file, @features) = @_;
 	for my $f (@features) {
-		if ($file =~ /\.h$/) {
-			$text =~ s{^/\* migrate_trace_lite_$f\.c \*/\n.*?(?=^/\* migrate_trace_lite_\w+\.c\b[^\n]*\*/\n|^#else|^#endif)}{}ms
-				or die "$P: no declarations of migrate_trace_lite_$f.c in $file\n";
-			$text =~ s{^ \*   migrate_trace_lite_$f\.c .*\n}{}m;
-			# Elsewhere (the KUnit-visible declarations): its types and
-			# prototypes, also those that span lines.
-			$text =~ s/^(?:struct|extern [^\n;(]*) mt_${f}_\w+;\n//mg;
-			$text =~ s/^[^\n;{}#]*\bmt_${f}_\w+\([^;{}]*\);[ \t]*\n//mg;
-		}
+		# A header: the include of the feature's header.
+		$text =~ s/^#include "migrate_trace_lite_$f\.h"\n//mg;
 		# An if (with its comment) whose whole body is such a call goes too.
 		$text =~ s{^[ \t]*(?:/\*[^\n]*\*/\n[ \t]*)?if \([^\n]*\)\n[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n}{}mg;
 		$text =~ s/^[ \t]*mt_${f}_\w+\([^;\n]*\);[ \t]*\n//mg;
@@ -130,6 +121,7 @@ sub cut_feature {
 sub cut_bench {
 	my ($text, $file) = @_;
 	$text =~ s/^[ \t]*mt_bench_init\(\w+\);\n//mg;
+	$text =~ s/^#include "migrate_trace_lite_bench\.h"\n//mg;
 	$text =~ s/^static inline void mt_bench_init\(struct dentry \*dir\)\n\{\n\}\n//mg;
 	$text =~ s{^ \*   migrate_trace_lite_bench\.c .*\n}{}m;
 	die "$P: $file still refers to the benchmark path after the cut\n"
@@ -168,7 +160,11 @@ sub maintainers {
 
 my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sched.h);
 my $k = 'kernel/migrate_trace_lite';
-my @trace_c = map { "$k$_" } ('.c', '.h', '_ring.c', '_trace.c', '_output.c');
+# The trace's layers; the stat's header comes with its stubs, which the
+# statistics' patch fills.
+my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
+				'_trace.c', '_trace.h', '_control.c', '_control.h', '_output.c',
+				'_output.h', '.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
 my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
@@ -225,7 +221,7 @@ EOT
 },
 {
 	subject => 'kernel: add the light weight migration trace',
-	files => [@trace_c, 'kernel/Makefile', 'lib/Kconfig.debug'],
+	files => [@trace_c, "${k}_stat.h", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@stat, @kunit, @bench],
 	cut => [qw(pipe oops)],
 	maint => [@trace_c],
@@ -253,21 +249,24 @@ The clock is local_clock(); the header names it and gives its offset
 from sched_clock(), ftrace's "local" clock, so that a trace lines up
 with a trace-cmd recording of the same run.
 
-The files: migrate_trace_lite.c resolves a move's reason and takes its
-timestamp; migrate_trace_lite_ring.c is the per-CPU ring, written
-locklessly and ready for a consuming reader; migrate_trace_lite_trace.c
-controls the trace and logs its records; migrate_trace_lite_output.c
-prints them.
+The files are layers, each with a header that includes the ones below
+it: _base (names, parsing, the hooks' key), _ring (the per-CPU ring,
+written locklessly and ready for a consuming reader), _readers (what
+readers share with writers and control), _trace (the trace's state,
+names, start and stop), _control (the files of migration_trace/ and
+the kernel API), _output (the text), and migrate_trace_lite.c, the
+hooks, which resolve a move's reason and take its timestamp.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().
 EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: read the trace while it runs',
-	files => ["$k.h", "${k}_trace.c", "${k}_output.c", "${k}_pipe.c", 'kernel/Makefile'],
+	files => ["$k.c", "$k.h", "${k}_pipe_merge.c", "${k}_pipe_merge.h", "${k}_pipe.c", "${k}_pipe.h",
+		  'kernel/Makefile'],
 	strip => [@stat, @kunit, @bench],
 	cut => [qw(oops)],
-	maint => ["${k}_pipe.c"],
+	maint => ["${k}_pipe_merge.c", "${k}_pipe_merge.h", "${k}_pipe.c", "${k}_pipe.h"],
 	body => <<'EOT',
 A trace that can be read only after it stopped is limited by its
 buffers.  migration_trace/trace_pipe hands out the records of every CPU
@@ -297,10 +296,10 @@ EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: dump the trace on panic or oops',
-	files => ["$k.h", "${k}_trace.c", "${k}_oops.c", 'kernel/Makefile',
+	files => ["$k.c", "$k.h", "${k}_oops.c", "${k}_oops.h", 'kernel/Makefile',
 		  'Documentation/admin-guide/kernel-parameters.txt'],
 	strip => [@stat, @kunit, @bench],
-	maint => ["${k}_oops.c"],
+	maint => ["${k}_oops.c", "${k}_oops.h"],
 	body => <<'EOT',
 With the flight recorder on, the records just before a crash are the
 ones a developer wants.  migration_trace/dump_on_oops=N, or the boot
@@ -321,9 +320,9 @@ EOT
 },
 {
 	subject => 'kernel: add light weight migration statistics',
-	files => ["$k.h", "${k}_stat.c", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	files => ["$k.h", "${k}_stat.c", "${k}_stat.h", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@kunit, @bench],
-	maint => ["${k}_stat.c"],
+	maint => ["${k}_stat.c", "${k}_stat.h"],
 	body => <<'EOT',
 A trace is detail; a question asked over hours needs counts.
 CONFIG_SNSC_LITE_MIGRATION_STAT counts migrations per cause and per
@@ -344,10 +343,10 @@ EOT
 },
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
-	files => ["$k.h", "${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_reasons_test.c",
+	files => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
 		  "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
-	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_reasons_test.c",
+	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
 		  "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged
@@ -445,7 +444,8 @@ EOT
 # Not mailed: the benchmark path, written apart on top of the series.
 my $bench_step = {
 	subject => 'kernel: migrate_trace_lite: add a benchmark path',
-	files => ["$k.c", "$k.h", "${k}_trace.c", "${k}_stat.c", "${k}_bench.c", 'kernel/Makefile',
+	files => ["$k.c", "$k.h", "${k}_trace.c", "${k}_trace.h", "${k}_stat.c", "${k}_stat.h",
+		  "${k}_bench.c", "${k}_bench.h", 'kernel/Makefile',
 		  'lib/Kconfig.debug'],
 	maint => ["${k}_bench.c"],
 	body => <<'EOT',
@@ -503,7 +503,7 @@ sub commit_step {
 			my %drop = map { ("CONFIG_$_" => 1) } @later;
 			my $cut = join('|', @cut) || '-';
 			$text = join('', grep { (!/\(CONFIG_(\w+)\)/ || !$drop{"CONFIG_$1"}) &&
-						!/migrate_trace_lite_(?:$cut)\.o/ }
+						!/migrate_trace_lite_(?:$cut)(?:_merge)?\.o/ }
 					 split /^/, $text);
 		}
 		spew("$repo/$f", $text);
