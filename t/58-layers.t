@@ -74,9 +74,16 @@ int mt_b_sum(struct mt_b *b)
 	return b->n + mt_a_get() + MT_B_TWO;
 }
 EOF
+	'kernel/migrate_trace_lite.h' => <<'EOF',
+#ifndef _MT_TOP_H
+#define _MT_TOP_H
+#include "migrate_trace_lite_b.h"
+void mt_top_hook(void);
+#endif
+EOF
 	'kernel/migrate_trace_lite.c' => <<'EOF',
 #include <linux/migrate_trace_lite.h>
-#include "migrate_trace_lite_b.h"
+#include "migrate_trace_lite.h"
 static struct mt_b mt_top_b;
 void mt_trace_mark(unsigned long mark)
 {
@@ -108,8 +115,8 @@ sub tree {
 {
 	my ($rc, $r, $out, $whole) = tree();
 	ok($rc == 0 && $whole && !grep({ !$_->[0] } @$r), 'the clean made-up tree passes') or diag($out);
-	like($out, qr/^#\s+0 kernel\/migrate_trace_lite_a\.h\n#\s+1 kernel\/migrate_trace_lite_b\.h: migrate_trace_lite_a\.h$/m,
-	     'and its layers are a.h 0, b.h 1');
+	like($out, qr/^#\s+0 kernel\/migrate_trace_lite_a\.h\n#\s+1 kernel\/migrate_trace_lite_b\.h: migrate_trace_lite_a\.h\n#\s+2 kernel\/migrate_trace_lite\.h: migrate_trace_lite_b\.h$/m,
+	     'and its layers are a.h 0, b.h 1, the top\'s 2');
 }
 
 # Each violation, the change that makes it, and the failed result that
@@ -136,10 +143,9 @@ my @bad = (
 	['b.c does not include its own header',
 	 {'kernel/migrate_trace_lite_b.c' => sub { s/^#include "migrate_trace_lite_b.h"\n//m }},
 	 qr/migrate_trace_lite_b\.c includes its own header/],
-	['b.h declares what only the top defines',
-	 {'kernel/migrate_trace_lite_b.h' => sub { s/^(#endif)/void mt_top_hook(void);\n$1/m },
-	  'kernel/migrate_trace_lite.c' => sub { $_ .= "void mt_top_hook(void)\n{\n}\n" }},
-	 qr/migrate_trace_lite_b\.h declares nothing defined only in .*: mt_top_hook/],
+	['b.h includes the top\'s header',
+	 {'kernel/migrate_trace_lite_b.h' => sub { s/^(#include "migrate_trace_lite_a.h")/$1\n#include "migrate_trace_lite.h"/m }},
+	 qr/migrate_trace_lite_b\.h does not include kernel\/migrate_trace_lite\.h, the top's/],
 );
 for my $case (@bad) {
 	my ($what, $changes, $re) = @$case;
