@@ -177,7 +177,17 @@ static __always_inline u64 mt_move_begin(void)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* For KUnit: the hook's work for a move, at a time the test chooses. */
+/**
+ * mt_log_move_at() - log and count a move at a given time, for KUnit
+ * @p: the task that moves
+ * @to: the CPU it moves to
+ * @why: MT_WHY(cause, reason) of the move
+ * @now: the time stamp the test chooses
+ *
+ * Does the hook's work for a move, so that tests control the clock.
+ *
+ * Context: any; disables interrupts itself.
+ */
 void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
 		    u64 now)
 {
@@ -207,6 +217,16 @@ static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
 	return MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, reason);
 }
 
+/**
+ * __mt_migrate_wakeup() - hook: a waking task moves to another CPU
+ * @p: the waking task
+ * @new_cpu: the CPU try_to_wake_up() chose
+ *
+ * Logs the move if the trace runs, else counts it if the stat runs.  A
+ * task that stays drops the note its wakeup left.
+ *
+ * Context: irqs off, under @p->pi_lock.
+ */
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 {
 	lockdep_assert_irqs_disabled();
@@ -233,6 +253,17 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
 	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
+/**
+ * __mt_migrate_task() - hook: a task moves to another CPU
+ * @p: the task that moves
+ * @new_cpu: the CPU it moves to
+ * @why: the cause, or MT_WHY(cause, reason) if the hook site knows it
+ *
+ * Logs the move if the trace runs, else counts it if the stat runs.  A
+ * bad cause or reason warns once and is ignored.
+ *
+ * Context: irqs off, under @p->pi_lock or its runqueue's lock.
+ */
 void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		       unsigned int why)
 {
@@ -257,6 +288,14 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	}
 }
 
+/**
+ * __mt_copy_process() - hook: a new task is in the task list
+ * @p: the new task
+ *
+ * Logs @p's name, and drops a deferral noted for an earlier task of its
+ * pid.  The barrier pairs with a starting trace's walk of the task list,
+ * so that the task is named by one or the other.
+ */
 void __mt_copy_process(struct task_struct *p)
 {
 	/*
@@ -270,9 +309,13 @@ void __mt_copy_process(struct task_struct *p)
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
 
-/*
- * No barrier: a rename that races a start's walk may leave the old name
- * in the list.  The task has a name then, if not its newest one.
+/**
+ * __mt_set_task_comm() - hook: a task changed its name
+ * @p: the renamed task
+ *
+ * Logs @p's new name.  No barrier: a rename that races a start's walk of
+ * the task list may leave the old name; the task has a name, if not its
+ * newest one.
  */
 void __mt_set_task_comm(struct task_struct *p)
 {

@@ -129,12 +129,27 @@ static unsigned long *mt_deferred_slot(struct task_struct *p)
 	return &mt_deferred[hash_32(p->pid, MT_DEFERRED_BITS)];
 }
 
+/**
+ * __mt_note_deferred() - note the reason of a move left to a wakeup
+ * @p: the task whose move is deferred
+ * @why: the reason its next wakeup is given if it moves
+ *
+ * Context: under @p->pi_lock, before p->wake_cpu changes.
+ */
 void __mt_note_deferred(struct task_struct *p, unsigned int why)
 {
 	WRITE_ONCE(*mt_deferred_slot(p), (unsigned long)p->pid << 8 | why);
 }
 
-/* The reason a move left to @p's wakeup was deferred with, if known. */
+/**
+ * mt_take_deferred() - take the reason of a move left to @p's wakeup
+ * @p: the task that wakes (or is forked with the pid)
+ *
+ * Clears the entry unless another task's newer one replaced it.
+ *
+ * Context: @p's wakeup, under @p->pi_lock, or its fork.
+ * Return: the noted reason, or MT_REASON_NONE if none is noted for @p.
+ */
 unsigned int mt_take_deferred(struct task_struct *p)
 {
 	unsigned long *slot = mt_deferred_slot(p);
@@ -167,10 +182,14 @@ static void mt_clear_notes(void)
 	memset(mt_deferred, 0, sizeof(mt_deferred));
 }
 
-/*
- * Take (@get) or drop a facility's reference on the shared hooks.  *@held
- * says whether the facility holds one, so both calls are idempotent.
- * Process context only: flipping a static key may sleep.
+/**
+ * mt_hooks_get() - take a facility's reference on the shared hooks
+ * @held: whether the facility holds one; set on return
+ *
+ * Idempotent.  The first reference clears the notes of an earlier
+ * trace, after a grace period.
+ *
+ * Context: process context, under mt_mutex; may sleep.
  */
 void mt_hooks_get(bool *held)
 {
@@ -185,6 +204,14 @@ void mt_hooks_get(bool *held)
 	}
 }
 
+/**
+ * mt_hooks_put() - drop a facility's reference on the shared hooks
+ * @held: whether the facility holds one; cleared on return
+ *
+ * Idempotent, like mt_hooks_get().
+ *
+ * Context: process context, under mt_mutex; may sleep.
+ */
 void mt_hooks_put(bool *held)
 {
 	lockdep_assert_held(&mt_mutex);
@@ -194,11 +221,17 @@ void mt_hooks_put(bool *held)
 	}
 }
 
-/*
- * Parse a control write: one unsigned number, decimal or (if @hex_ok)
- * 0x-prefixed hex, with an optional trailing newline.  Anything else,
- * including an empty write, an embedded NUL and an overflowing value, is
- * -EINVAL; the caller changes nothing then.
+/**
+ * mt_parse_ulong() - parse a control file's write as one number
+ * @ubuf: the user buffer written
+ * @count: its length
+ * @hex_ok: also accept 0x-prefixed hex
+ * @val: the number, on success
+ *
+ * Decimal, or hex if @hex_ok, with an optional trailing newline.
+ *
+ * Return: 0, -EFAULT, or -EINVAL for anything else (empty, an embedded
+ * NUL, an overflow); the caller then changes nothing.
  */
 int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
 		   unsigned long *val)
@@ -217,7 +250,14 @@ int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
 	return kstrtoul(buf, 10, val) ? -EINVAL : 0;
 }
 
-/* An enable file's write: "0" or "1" into *@on. */
+/**
+ * mt_parse_enable() - parse an enable file's write
+ * @ubuf: the user buffer written
+ * @count: its length
+ * @on: false for "0", true for "1", on success
+ *
+ * Return: 0, or an error of mt_parse_ulong(); -EINVAL for other numbers.
+ */
 int mt_parse_enable(const char __user *ubuf, size_t count, bool *on)
 {
 	unsigned long val = 0;
@@ -231,6 +271,15 @@ int mt_parse_enable(const char __user *ubuf, size_t count, bool *on)
 	return ret;
 }
 
+/**
+ * mt_read_ulong() - a control file's read: one number and a newline
+ * @ubuf: the user buffer to fill
+ * @count: its size
+ * @ppos: the file position
+ * @val: the number to show, in decimal
+ *
+ * Return: the bytes copied, or -EFAULT.
+ */
 ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
 		      unsigned long val)
 {
@@ -240,7 +289,13 @@ ssize_t mt_read_ulong(char __user *ubuf, size_t count, loff_t *ppos,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/* A reset file's write: "0", or -EINVAL. */
+/**
+ * mt_parse_reset() - parse a reset file's write, which must be "0"
+ * @ubuf: the user buffer written
+ * @count: its length
+ *
+ * Return: 0, or an error of mt_parse_ulong(); -EINVAL for other numbers.
+ */
 int mt_parse_reset(const char __user *ubuf, size_t count)
 {
 	unsigned long val;
@@ -252,7 +307,15 @@ int mt_parse_reset(const char __user *ubuf, size_t count)
 	return ret;
 }
 
-/* A reset file's write: "0" runs @reset under mt_mutex. */
+/**
+ * mt_write_reset() - a reset file's write: "0" runs @reset
+ * @ubuf: the user buffer written
+ * @count: its length
+ * @reset: the reset, run under mt_mutex
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: @count, or an error of mt_parse_reset() or @reset.
+ */
 ssize_t mt_write_reset(const char __user *ubuf, size_t count,
 		       int (*reset)(void))
 {

@@ -221,6 +221,10 @@ static const struct file_operations mt_bench_fops = {
 	.llseek	= default_llseek,
 };
 
+/**
+ * mt_bench_init() - create the benchmark's control file
+ * @dir: debugfs migration_trace/
+ */
 void __init mt_bench_init(struct dentry *dir)
 {
 	debugfs_create_file("bench", 0600, dir, NULL, &mt_bench_fops);

@@ -121,10 +121,16 @@ static const struct file_operations mt_mark_fops = {
 	.llseek	= noop_llseek,
 };
 
-/*
+/**
+ * mt_trace_reset() - reset the trace: free its buffers and names
+ *
  * A dump on oops still reading the buffers is waited for without
  * mt_mutex: it may take seconds on a slow console, and every control
  * file needs the mutex.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or -EBUSY if the trace file or trace_pipe is open, or a dump
+ * still runs.
  */
 VISIBLE_IF_KUNIT int mt_trace_reset(void)
 {

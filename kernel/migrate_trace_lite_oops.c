@@ -62,6 +62,14 @@ static int __init mt_oops_setup(char *str)
 }
 __setup("mt_dump_on_oops", mt_oops_setup);
 
+/**
+ * mt_oops_line() - print one line of the dump to the console
+ * @line: the line, ending in a newline
+ * @len: its length
+ *
+ * A KUnit stub may catch it.  Touches the NMI watchdog, since a legacy
+ * console prints synchronously with interrupts off.
+ */
 VISIBLE_IF_KUNIT void mt_oops_line(const char *line, unsigned int len)
 {
 	KUNIT_STATIC_STUB_REDIRECT(mt_oops_line, line, len);
@@ -137,6 +145,14 @@ static void mt_oops_name(int cpu, u64 ts, const struct mt_rec *rec, char *line)
 
 static const char mt_oops_end[] = "# end of dump\n";
 
+/**
+ * mt_oops_dump() - dump the newest records of every CPU to the console
+ *
+ * Runs once per trace, if a dump was asked for and its memory is set
+ * aside.  Stops the writers first; the trace stays stopped.
+ *
+ * Context: a panic or oops notifier; never sleeps.
+ */
 VISIBLE_IF_KUNIT void mt_oops_dump(void)
 {
 	static char line[MT_LINE_MAX];
@@ -223,7 +239,15 @@ static int mt_oops_alloc(void)
 	return 0;
 }
 
-/* Dump the newest @n records of each CPU; 0 turns the dump off. */
+/**
+ * mt_oops_set_records() - set how many records of each CPU a dump prints
+ * @n: the newest records per CPU; 0 turns the dump off
+ *
+ * Sets the dump's memory aside the first time @n is not 0.
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0, -EINVAL if @n is too large, or -ENOMEM.
+ */
 VISIBLE_IF_KUNIT int mt_oops_set_records(unsigned long n)
 {
 	int ret = 0;
@@ -257,6 +281,12 @@ static const struct file_operations mt_oops_fops = {
 	.llseek	= default_llseek,
 };
 
+/**
+ * mt_oops_init() - create dump_on_oops and register the dump's notifiers
+ * @dir: debugfs migration_trace/
+ *
+ * Sets the dump's memory aside if the boot parameter asked for a dump.
+ */
 void __init mt_oops_init(struct dentry *dir)
 {
 	debugfs_create_file("dump_on_oops", 0600, dir, NULL, &mt_oops_fops);

@@ -94,6 +94,17 @@ static char *mt_put_comm(char *p, const char *comm)
 	return p;
 }
 
+/**
+ * mt_format_name() - format a name line: "TS CPU . . PID TYPE : COMM"
+ * @buf: the line, at least MT_LINE_MAX bytes
+ * @type: the event that named the task (MT_EV_*)
+ * @cpu: the CPU that logged it
+ * @ts: its time stamp
+ * @pid: the task's pid
+ * @comm: its name; control characters are shown as '?'
+ *
+ * Return: the length of the line, with its newline, not NUL-terminated.
+ */
 unsigned int mt_format_name(char *buf, unsigned int type, int cpu, u64 ts,
 			    pid_t pid, const char *comm)
 {
@@ -116,16 +127,42 @@ static unsigned int mt_format_count(char *buf, int cpu, u64 ts,
 	return p - buf;
 }
 
+/**
+ * mt_format_lost() - format a line of records lost on a CPU
+ * @buf: the line, at least MT_LINE_MAX bytes
+ * @cpu: the CPU that lost them
+ * @ts: the time of the line
+ * @count: the records lost
+ *
+ * Return: the length of the line, with its newline.
+ */
 unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count)
 {
 	return mt_format_count(buf, cpu, ts, MT_EV_LOST, count);
 }
 
+/**
+ * mt_format_clamped() - format a line of a time stamp clamped on a CPU
+ * @buf: the line, at least MT_LINE_MAX bytes
+ * @cpu: the CPU whose clock stepped back
+ * @ts: the time of the line
+ * @ns: the nanoseconds clamped
+ *
+ * Return: the length of the line, with its newline.
+ */
 unsigned int mt_format_clamped(char *buf, int cpu, u64 ts, u64 ns)
 {
 	return mt_format_count(buf, cpu, ts, MT_EV_CLAMPED, ns);
 }
 
+/**
+ * mt_format_clock() - format a CPU's start clock line
+ * @buf: the line, at least MT_LINE_MAX bytes
+ * @cpu: the CPU
+ * @s: its clocks when the trace started
+ *
+ * Return: the length of the line, with its newline.
+ */
 unsigned int mt_format_clock(char *buf, int cpu, const struct mt_cpu_start *s)
 {
 	char *p = mt_put_str(mt_put_stamp(buf, s->ts, cpu),
@@ -140,7 +177,15 @@ unsigned int mt_format_clock(char *buf, int cpu, const struct mt_cpu_start *s)
 	return p - buf;
 }
 
-/* The line of a record of the ring; at most MT_LINE_MAX bytes. */
+/**
+ * mt_format_record() - format a record of a ring as a line
+ * @buf: the line, at least MT_LINE_MAX bytes
+ * @cpu: the CPU whose ring holds the record
+ * @rec: the record
+ * @ts: its time stamp
+ *
+ * Return: the length of the line, with its newline.
+ */
 unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 			      u64 ts)
 {
@@ -175,11 +220,13 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 
 /* ---- the header ------------------------------------------------------------ */
 
-/*
- * Format 1.2: 1.1 plus reasons, topology, loss per CPU and new event
- * kinds.  @live: writers may run (a consuming reader, under its lock); loss is
- * then what the writers and the consuming reader know so far, and the
- * buffer use is left out.
+/**
+ * mt_show_header() - format the trace's header, format 1.2
+ * @s: the buffer to append to
+ * @live: writers may run (a consuming reader, under its lock)
+ *
+ * With @live, loss is what the writers and the consuming reader know so
+ * far, and the buffer use is left out.
  */
 void mt_show_header(struct seq_buf *s, bool live)
 {
@@ -229,7 +276,11 @@ void mt_show_header(struct seq_buf *s, bool live)
 	}
 }
 
-/* The header's size at most, for a buffer that must hold it. */
+/**
+ * mt_header_max() - the most bytes mt_show_header() may write
+ *
+ * Return: the size of a buffer that holds the header.
+ */
 size_t mt_header_max(void)
 {
 	return 16384 + nr_cpu_ids * 128;
@@ -286,6 +337,10 @@ static void mt_snap_head(struct mt_snap_cpu *sc, struct mt_ring *r)
 	}
 }
 
+/**
+ * mt_snap_free() - free a snapshot's memory
+ * @s: the snapshot; may be partly allocated
+ */
 void mt_snap_free(struct mt_snap *s)
 {
 	kvfree(s->cpus);
@@ -294,6 +349,13 @@ void mt_snap_free(struct mt_snap *s)
 	s->heap_data = NULL;
 }
 
+/**
+ * mt_snap_alloc() - allocate a snapshot's memory for every possible CPU
+ * @s: the snapshot
+ *
+ * Context: may sleep.
+ * Return: 0, or -ENOMEM with nothing left allocated.
+ */
 int mt_snap_alloc(struct mt_snap *s)
 {
 	s->cpus = kvcalloc(nr_cpu_ids, sizeof(*s->cpus), MT_GFP);
@@ -305,9 +367,15 @@ int mt_snap_alloc(struct mt_snap *s)
 	return 0;
 }
 
-/*
- * Place every CPU at its oldest record; with @newest, at the newest
- * @newest records only (the panic dump), and without lost lines.
+/**
+ * mt_snap_start() - place every CPU of a snapshot at its first line
+ * @s: the snapshot, allocated
+ * @newest: 0 for every CPU's oldest record; else the dump's count
+ *
+ * With @newest, each CPU starts @newest records before its newest one,
+ * and no lost lines lead.
+ *
+ * Context: writers stopped.
  */
 void mt_snap_start(struct mt_snap *s, unsigned long newest)
 {
@@ -340,7 +408,12 @@ void mt_snap_start(struct mt_snap *s, unsigned long newest)
 	}
 }
 
-/* The CPU whose head comes next, or -1 at the end. */
+/**
+ * mt_snap_top() - the CPU whose line comes next in a snapshot
+ * @s: the snapshot
+ *
+ * Return: the CPU, or -1 at the end.
+ */
 int mt_snap_top(struct mt_snap *s)
 {
 	int *top = min_heap_peek(&s->heap);
@@ -348,7 +421,14 @@ int mt_snap_top(struct mt_snap *s)
 	return top ? *top : -1;
 }
 
-/* The line of the top CPU's head. */
+/**
+ * mt_snap_format() - format the line at the head of a snapshot's CPU
+ * @s: the snapshot
+ * @cpu: the CPU that mt_snap_top() returned
+ * @buf: the line, at least MT_LINE_MAX bytes
+ *
+ * Return: the length of the line, with its newline.
+ */
 unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf)
 {
 	struct mt_snap_cpu *sc = &s->cpus[cpu];
@@ -364,7 +444,10 @@ unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf)
 	}
 }
 
-/* Move the top CPU past its head. */
+/**
+ * mt_snap_next() - move a snapshot past the line of its top CPU
+ * @s: the snapshot, not at its end
+ */
 void mt_snap_next(struct mt_snap *s)
 {
 	int cpu = mt_snap_top(s);
@@ -389,7 +472,16 @@ void mt_snap_next(struct mt_snap *s)
 		min_heap_sift_down(&s->heap, 0, &mt_snap_cbs, s->cpus);
 }
 
-/* For KUnit: call @fn for every record of a snapshot, in merged order. */
+/**
+ * mt_snap_walk() - call @fn for every record of a snapshot, for KUnit
+ * @fn: called with each record's CPU, record, time stamp and @arg
+ * @arg: passed to @fn
+ *
+ * The records come in merged order; lost lines are skipped.
+ *
+ * Context: writers stopped; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
 VISIBLE_IF_KUNIT int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec,
 					     u64 ts, void *arg), void *arg)
 {
@@ -742,6 +834,10 @@ static const struct file_operations mt_trace_fops = {
 	.release	= mt_trace_release,
 };
 
+/**
+ * mt_output_init() - create the trace file
+ * @dir: debugfs migration_trace/
+ */
 void mt_output_init(struct dentry *dir)
 {
 	debugfs_create_file("trace", 0400, dir, NULL, &mt_trace_fops);

@@ -237,9 +237,13 @@ static void mt_pipe_forget(void)
 	mt_pipe = NULL;
 }
 
-/*
- * Become the one reader of trace_pipe: its state is allocated by the
- * first, kept for the next.  Return: 0, -EBUSY, -ENOMEM.
+/**
+ * mt_pipe_get() - become the one reader of trace_pipe
+ *
+ * The first reader allocates the reader's state; the next ones keep it.
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0, -EBUSY if trace_pipe or the trace file is open, or -ENOMEM.
  */
 VISIBLE_IF_KUNIT int mt_pipe_get(void)
 {
@@ -260,6 +264,13 @@ VISIBLE_IF_KUNIT int mt_pipe_get(void)
 	return ret;
 }
 
+/**
+ * mt_pipe_put() - stop being the reader of trace_pipe
+ *
+ * Its state stays for the next reader, until a reset.
+ *
+ * Context: process context; takes mt_mutex.
+ */
 VISIBLE_IF_KUNIT void mt_pipe_put(void)
 {
 	/* No reader waits now: writers stop nudging. */

@@ -66,10 +66,17 @@ static const struct min_heap_callbacks mt_pipe_cbs = {
 	.swp = mt_pipe_swap,
 };
 
-/*
- * The flight recorder recycled the chunk under the cursor: continue at
- * the oldest chunk left and count what was missed.  False if the writer
- * moved on meanwhile (try again).
+/**
+ * mt_pipe_catch_up() - move a reader overtaken by the flight recorder
+ * @pc: the reader's state of the CPU
+ * @r: the CPU's ring
+ * @ws: the writer's chunk sequence number, read by the caller
+ *
+ * The chunk under the cursor was recycled: continue at the oldest chunk
+ * left, and count the records missed for a lost line.
+ *
+ * Context: under mt_reader_lock.
+ * Return: true if moved; false if the writer moved on meanwhile (retry).
  */
 VISIBLE_IF_KUNIT bool mt_pipe_catch_up(struct mt_pipe_cpu *pc,
 				       struct mt_ring *r, unsigned long ws)
@@ -447,7 +454,17 @@ static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
 	}
 }
 
-/* Fill the buffer with what may be handed out now, up to @room bytes. */
+/**
+ * mt_pipe_fill() - format into the reader's buffer what may be handed out
+ * @pipe: the reader's state; its text all copied out
+ * @room: the most bytes wanted, clamped to what the buffer takes
+ *
+ * The header first, then the start clocks and the task list, then the
+ * merged records.
+ *
+ * Context: under mt_pipe_read_lock and mt_reader_lock; may sleep.
+ * Return: 0, or -E2BIG if the header does not fit.
+ */
 int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
 {
 	int ret;
@@ -486,6 +503,14 @@ static bool mt_pipe_top_ready(struct mt_pipe *pipe)
 	return mt_pipe_key(&pipe->cpus[*top]) <= pipe->limit;
 }
 
+/**
+ * mt_pipe_state_locked() - whether a read would find something now
+ * @pipe: the reader's state
+ *
+ * Context: under mt_reader_lock.
+ * Return: MT_PIPE_READY if there is something to hand out (or the end),
+ * MT_PIPE_SOON if records are held back a moment, else MT_PIPE_IDLE.
+ */
 enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
 {
 	int cpu;
@@ -510,9 +535,15 @@ enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
 	return mt_pipe_top_ready(pipe) ? MT_PIPE_READY : MT_PIPE_SOON;
 }
 
-/*
- * End of file: a trace ran since the reset, stopped, and everything was
- * handed out.  Before the first start a reader waits for one.
+/**
+ * mt_pipe_eof() - whether trace_pipe is at its end of file
+ * @pipe: the reader's state
+ *
+ * Before the first start a reader waits for one instead.
+ *
+ * Context: under mt_reader_lock.
+ * Return: true if a trace ran since the reset, stopped, and everything
+ * was handed out.
  */
 bool mt_pipe_eof(struct mt_pipe *pipe)
 {

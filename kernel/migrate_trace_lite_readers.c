@@ -163,7 +163,9 @@ bool mt_dump_claim(void)
 	return atomic_try_cmpxchg(&mt_dump_state, &armed, MT_DUMP_RUNNING);
 }
 
-/** mt_dump_finish() - the dump that mt_dump_claim() let run is done */
+/**
+ * mt_dump_finish() - the dump that mt_dump_claim() let run is done
+ */
 void mt_dump_finish(void)
 {
 	atomic_set(&mt_dump_state, MT_DUMP_DONE);

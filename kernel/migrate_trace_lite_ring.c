@@ -56,7 +56,12 @@ static_assert(sizeof(struct mt_rec_mark) % 8 == 0);
 static_assert(sizeof(struct mt_rec_time) == 16);
 static_assert(sizeof(struct mt_rec_clamped) == 16);
 
-/* The size of a record of @type, or 0 if no such record is in a ring. */
+/**
+ * mt_rec_size() - the size of a record of a type
+ * @type: enum mt_cause or enum mt_event
+ *
+ * Return: the size in bytes, or 0 if no record of @type is in a ring.
+ */
 unsigned int mt_rec_size(unsigned int type)
 {
 	if (type > MT_CAUSE_NONE && type < MT_CAUSE_END)
@@ -75,7 +80,13 @@ unsigned int mt_rec_size(unsigned int type)
 	return 0;
 }
 
-/* Whether @rec is a whole record of a known kind within @room bytes. */
+/**
+ * mt_rec_valid() - whether a record is whole and of a known kind
+ * @rec: the record
+ * @room: the bytes committed from @rec on
+ *
+ * Return: true if @rec fits in @room and its size and reason are right.
+ */
 bool mt_rec_valid(const struct mt_rec *rec, unsigned int room)
 {
 	return room >= sizeof(*rec) && rec->len <= room &&
@@ -83,12 +94,23 @@ bool mt_rec_valid(const struct mt_rec *rec, unsigned int room)
 	       rec->reason < MT_REASON_END;
 }
 
+/**
+ * mt_ring_allocated() - whether the rings are allocated and set up
+ *
+ * Context: any; a dump on oops calls it without a lock.
+ * Return: true if so.
+ */
 bool mt_ring_allocated(void)
 {
 	/* Pairs with the release of mt_ring_alloc(). */
 	return smp_load_acquire(&mt_nr_chunks);
 }
 
+/**
+ * mt_ring_free() - free every CPU's ring
+ *
+ * Context: no trace runs and nobody reads.
+ */
 void mt_ring_free(void)
 {
 	int cpu;
@@ -130,11 +152,15 @@ static void mt_ring_reset_cpus(void)
 	}
 }
 
-/*
- * One buffer of @size_kb KiB for each possible CPU, on its node, in
- * chunks of at most 4 KiB and at least two of them.  Called while no
- * trace runs and nobody reads.  Return: 0, -EINVAL if @size_kb is too
- * small for two chunks, -ENOMEM if the memory is not there.
+/**
+ * mt_ring_alloc() - allocate an empty ring for every possible CPU
+ * @size_kb: each ring's size in KiB
+ *
+ * Each ring is on its CPU's node, in chunks of at most 4 KiB and at least
+ * two of them.  Frees the rings allocated before.
+ *
+ * Context: no trace runs and nobody reads; may sleep.
+ * Return: 0, -EINVAL if @size_kb is too small for two chunks, or -ENOMEM.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {
@@ -168,7 +194,11 @@ int mt_ring_alloc(unsigned long size_kb)
 	return 0;
 }
 
-/* Empty every ring; no writer or reader may run. */
+/**
+ * mt_ring_reset() - empty every CPU's ring, if allocated
+ *
+ * Context: no writer or reader runs.
+ */
 void mt_ring_reset(void)
 {
 	if (mt_ring_allocated())
@@ -239,10 +269,21 @@ static bool mt_ring_clamp(struct mt_ring *r, unsigned int len, u64 ns)
 	return true;
 }
 
-/*
- * The slow path of mt_ring_write(): the ring's first record, a record
- * 32 bits of nanoseconds after the one before, one whose clock stepped
- * back, or one that does not fit in the chunk.
+/**
+ * mt_ring_write_slow() - the slow path of mt_ring_write()
+ * @r: this CPU's ring
+ * @len: the record's size
+ * @type: enum mt_cause or enum mt_event
+ * @reason: the move's reason, or 0
+ * @ts: the record's time
+ *
+ * For a chunk's first record, a record more than 32 bits of nanoseconds
+ * after the one before, one whose clock stepped back (logged at the time
+ * of the one before, after a clamped record), or one that needs the next
+ * chunk.
+ *
+ * Context: the ring's writer, irqs off.
+ * Return: the record, its header filled, or NULL if the ring is full.
  */
 __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 				unsigned int type, unsigned int reason, u64 ts)
@@ -272,7 +313,12 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 	return mt_ring_fill(r, len, type, reason, ts);
 }
 
-/* A record was refused: count it; the first refusal's time is kept. */
+/**
+ * mt_ring_drop() - count a record this CPU's ring refused
+ * @ts: the record's time; the first refusal's is kept for its lost line
+ *
+ * Context: the ring's writer, irqs off.
+ */
 void mt_ring_drop(u64 ts)
 {
 	struct mt_ring *r = this_cpu_ptr(&mt_rings);
@@ -283,24 +329,50 @@ void mt_ring_drop(u64 ts)
 	local_inc(&r->dropped);
 }
 
+/**
+ * mt_ring_entries() - the records a CPU logged since the reset
+ * @cpu: the CPU
+ *
+ * Context: the rings allocated.
+ * Return: the count.
+ */
 u64 mt_ring_entries(int cpu)
 {
 	return local64_read(&per_cpu_ptr(&mt_rings, cpu)->entries);
 }
 
+/**
+ * mt_ring_dropped() - the records a CPU's full ring refused
+ * @cpu: the CPU
+ *
+ * Context: the rings allocated.
+ * Return: the count since the reset.
+ */
 unsigned long mt_ring_dropped(int cpu)
 {
 	return local_read(&per_cpu_ptr(&mt_rings, cpu)->dropped);
 }
 
+/**
+ * mt_ring_clamped() - a CPU's records logged at the time of the one before
+ * @cpu: the CPU
+ *
+ * Its clock stepped back for each of them.
+ *
+ * Context: the rings allocated.
+ * Return: the count since the reset.
+ */
 unsigned long mt_ring_clamped(int cpu)
 {
 	return local_read(&per_cpu_ptr(&mt_rings, cpu)->clamped);
 }
 
-/*
- * The first record of @r's oldest chunk, whether a consuming reader took
- * it or not.  The writers must be stopped.
+/**
+ * mt_ring_oldest_chunk() - a place at the first record of the oldest chunk
+ * @r: the ring, its writers stopped
+ * @cur: set to the place
+ *
+ * Whether a consuming reader took that record or not.
  */
 void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur)
 {
@@ -317,10 +389,13 @@ void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur)
 				   .entry = c->first_entry };
 }
 
-/*
- * Where the oldest record still in @r's ring is: the consuming reader's
- * place, unless the flight recorder has recycled the chunks under it.
- * The writers must be stopped.
+/**
+ * mt_ring_oldest() - a place at the oldest record not yet consumed
+ * @r: the ring, its writers stopped
+ * @cur: set to the place
+ *
+ * The consuming reader's place, unless the flight recorder recycled the
+ * chunks under it.
  */
 void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur)
 {
@@ -363,10 +438,16 @@ static bool mt_ring_first_kept(struct mt_ring *r, u64 *first)
 	return false;	/* a writer stuck in a recycle: count what is known */
 }
 
-/*
- * Records of @cpu lost to the flight recorder: missed by an overtaken
- * consuming reader, and recycled before anybody read them.  With the
- * consuming reader's state locked (or no reader), while writers run too.
+/**
+ * mt_ring_overwritten() - a CPU's records lost to the flight recorder
+ * @cpu: the CPU
+ *
+ * Those an overtaken consuming reader missed, and those recycled before
+ * anybody read them.
+ *
+ * Context: under mt_reader_lock, or with no consuming reader; writers may
+ * run.
+ * Return: the count since the reset; 0 if the rings are not allocated.
  */
 u64 mt_ring_overwritten(int cpu)
 {
@@ -381,7 +462,11 @@ u64 mt_ring_overwritten(int cpu)
 	return r->overtaken;
 }
 
-/* Whether no CPU has logged anything since the reset. */
+/**
+ * mt_ring_empty() - whether no CPU logged anything since the reset
+ *
+ * Return: true if so, or if the rings are not allocated.
+ */
 bool mt_ring_empty(void)
 {
 	int cpu;
@@ -394,7 +479,12 @@ bool mt_ring_empty(void)
 	return true;
 }
 
-/* Bytes of buffer holding records not yet consumed, headers included. */
+/**
+ * mt_ring_used() - the bytes of the rings that hold records not consumed
+ *
+ * Context: writers stopped.
+ * Return: the bytes, chunk headers included; 0 if not allocated.
+ */
 unsigned long mt_ring_used(void)
 {
 	unsigned long sum = 0;
@@ -458,7 +548,11 @@ struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts)
 	}
 }
 
-/* Step past the record mt_cursor_peek() returned. */
+/**
+ * mt_cursor_next() - step past the record mt_cursor_peek() returned
+ * @cur: the place
+ * @rec: the record at it
+ */
 void mt_cursor_next(struct mt_cursor *cur, const struct mt_rec *rec)
 {
 	cur->base += rec->delta;

@@ -286,7 +286,16 @@ static void ms_advance(unsigned int cpu, u64 now)
 	}
 }
 
-/* ms_count()'s first move of this CPU past its period's end. */
+/**
+ * ms_count_slow() - count a move that is past this CPU's period's end
+ * @col: the move's column, ms_col[cause][reason]
+ * @now: the move's time
+ *
+ * The slow path of ms_count(): moves this CPU to the period of @now
+ * first; a move past the history's end is counted as dropped.
+ *
+ * Context: a hook, irqs off.
+ */
 noinline __cold void ms_count_slow(unsigned int col, u64 now)
 {
 	ms_advance(smp_processor_id(), now);
@@ -297,7 +306,15 @@ noinline __cold void ms_count_slow(unsigned int col, u64 now)
 	this_cpu_inc(ms_counts[col]);
 }
 
-/* ms_count_untimed() near its period's end: the clock decides. */
+/**
+ * ms_count_untimed_slow() - count a move near this CPU's period's end
+ * @col: the move's column, ms_col[cause][reason]
+ *
+ * The slow path of ms_count_untimed(): reads the clock to find the
+ * move's period.
+ *
+ * Context: a hook, irqs off.
+ */
 noinline __cold void ms_count_untimed_slow(unsigned int col)
 {
 	u64 now = local_clock();
@@ -309,12 +326,16 @@ noinline __cold void ms_count_untimed_slow(unsigned int col)
 	this_cpu_inc(ms_counts[col]);
 }
 
-/*
- * While collecting, a reader at @now: how many rows are final, i.e. every
- * online CPU moved past them or idles since before them.  An idle CPU's
- * counts are folded here, without asking it (see the top of this file);
- * a CPU that moved on folded its past periods itself, under the lock that
- * gives its period here.
+/**
+ * ms_read_locked() - how many rows of the history are final
+ * @now: the reader's time
+ *
+ * A row is final once every online CPU moved past it or idles since
+ * before it.  An idle CPU's counts are folded here, without asking it; a
+ * CPU that moved on folded its past periods itself.
+ *
+ * Context: under mt_mutex, while collecting; may sleep.
+ * Return: the number of final rows.
  */
 VISIBLE_IF_KUNIT u64 ms_read_locked(u64 now)
 {
@@ -346,6 +367,15 @@ VISIBLE_IF_KUNIT u64 ms_read_locked(u64 now)
 	return complete;
 }
 
+/**
+ * ms_start_locked() - start collecting the migration statistics
+ *
+ * Starts a new timeline of periods; a collection that stopped keeps its
+ * timeline until a reset.  Starting a running collection does nothing.
+ *
+ * Context: under mt_mutex; may sleep.
+ * Return: 0, -EBUSY if a collection ran since the reset, or -ENOMEM.
+ */
 VISIBLE_IF_KUNIT int ms_start_locked(void)
 {
 	unsigned long tick;
@@ -397,10 +427,15 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 }
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
-/*
- * The benchmark's own collection: a new one, from a reset state, so that
- * no user's statistics count the benchmark's moves; ms_starts then names
- * it.  Return: 0, -EBUSY if a collection ran since the reset, -ENOMEM.
+/**
+ * ms_bench_start_locked() - start the benchmark's own collection
+ *
+ * Only from a reset state, so that no user's statistics count the
+ * benchmark's moves; ms_starts then names it.
+ *
+ * Context: under mt_mutex; may sleep.
+ * Return: 0, -EBUSY if a collection runs or ran since the reset, or
+ * -ENOMEM.
  */
 int ms_bench_start_locked(void)
 {
@@ -410,7 +445,14 @@ int ms_bench_start_locked(void)
 }
 #endif
 
-/* Stop the writers (if not stopped by a full history) and fold it all. */
+/**
+ * ms_stop_locked() - stop collecting, and fold every CPU's counts
+ *
+ * The collection may have stopped itself with a full history already.
+ * Waits for the hooks to finish before folding.
+ *
+ * Context: under mt_mutex; may sleep.
+ */
 VISIBLE_IF_KUNIT void ms_stop_locked(void)
 {
 	u64 stop_ns = local_clock();
@@ -487,6 +529,14 @@ static void ms_stop_if_expired_locked(void)
 		ms_stop_locked();
 }
 
+/**
+ * ms_reset_locked() - stop collecting and free the history
+ *
+ * The next start begins a new timeline.
+ *
+ * Context: under mt_mutex; may sleep.
+ * Return: 0, or -EBUSY while the stat file is open.
+ */
 VISIBLE_IF_KUNIT int ms_reset_locked(void)
 {
 	if (ms_readers)
@@ -501,12 +551,25 @@ VISIBLE_IF_KUNIT int ms_reset_locked(void)
 	return 0;
 }
 
-/* For KUnit: a counter of the history, and the column of a cause's reason. */
+/**
+ * ms_read_count() - a counter of the history, for KUnit
+ * @period: the row
+ * @col: the column
+ *
+ * Return: the count, or 0 if @period is past the history.
+ */
 VISIBLE_IF_KUNIT u64 ms_read_count(u64 period, unsigned int col)
 {
 	return period < MS_NR_PERIODS ? atomic64_read(&ms_row(period)[col]) : 0;
 }
 
+/**
+ * ms_column() - the column of a cause's reason, for KUnit
+ * @cause: enum mt_cause
+ * @reason: enum mt_reason
+ *
+ * Return: the column the hooks count such a move into.
+ */
 VISIBLE_IF_KUNIT unsigned int ms_column(unsigned int cause, unsigned int reason)
 {
 	return ms_col[cause][reason];
@@ -759,6 +822,11 @@ static void __init ms_number_columns(void)
 			memset(ms_col[cause], cause - 1, MT_REASON_END);
 }
 
+/**
+ * ms_stat_init() - set up the statistics' columns, files and CPU hotplug
+ *
+ * Creates debugfs migration_stat/.
+ */
 void __init ms_stat_init(void)
 {
 	struct dentry *dir;

@@ -92,7 +92,16 @@ static void mt_comm_remember(pid_t pid, const char *comm)
 	smp_store_release(&s->pid, pid);
 }
 
-/* The remembered name of @pid into @comm; false if it is not known. */
+/**
+ * mt_comm_lookup() - the name this trace remembers for a pid
+ * @pid: the pid
+ * @comm: set to the name, TASK_COMM_LEN bytes
+ *
+ * The cache keeps one name per slot, so a name may be forgotten.
+ *
+ * Context: any; lockless.
+ * Return: true if the name is known.
+ */
 bool mt_comm_lookup(pid_t pid, char *comm)
 {
 	struct mt_comm_slot *s;
@@ -128,7 +137,15 @@ static void mt_full_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
 
-/* A record was refused: count it, and stop a trace that does not overwrite. */
+/**
+ * mt_buffer_full() - a record was refused: count it and stop the trace
+ * @ts: the refused record's time
+ *
+ * A worker then drops the hooks' key and wakes the reader, which a writer
+ * cannot do.
+ *
+ * Context: a writer, irqs off.
+ */
 void mt_buffer_full(u64 ts)
 {
 	mt_ring_drop(ts);
@@ -140,7 +157,13 @@ void mt_buffer_full(u64 ts)
 	}
 }
 
-/* Stop the hooks' logging at once, from any context: for the oops dump. */
+/**
+ * mt_stop_writers() - stop the hooks' logging at once, for the oops dump
+ *
+ * Leaves the hooks' key and the buffers as they are.
+ *
+ * Context: any.
+ */
 void mt_stop_writers(void)
 {
 	WRITE_ONCE(mt_tracing, false);
@@ -187,6 +210,15 @@ static bool mt_names_wanted(void)
 	return smp_load_acquire(&mt_naming) || mt_trace_running();
 }
 
+/**
+ * mt_log_comm() - log a task's name, while names are wanted
+ * @type: MT_EV_COPY_PROCESS or MT_EV_SET_TASK_COMM
+ * @p: the task
+ *
+ * Names are wanted while tracing and while a start walks the tasks.
+ *
+ * Context: the name hooks, in process context; disables interrupts.
+ */
 void mt_log_comm(unsigned int type, struct task_struct *p)
 {
 	unsigned long flags;
@@ -229,7 +261,14 @@ bool mt_name_exiting(struct task_struct *p, u64 now)
 	return false;
 }
 
-/* Return: 0, -EINVAL if no trace runs or in NMI, -ENOSPC if the buffer is full. */
+/**
+ * mt_log_mark() - log a mark of the current task
+ * @mark: the mark's value
+ *
+ * Context: any; refused in NMI.
+ * Return: 0, -EINVAL if no trace runs or in NMI, or -ENOSPC if the buffer
+ * is full.
+ */
 int mt_log_mark(unsigned long mark)
 {
 	struct mt_rec_mark *r;
@@ -323,7 +362,15 @@ static int mt_alloc_task_list(void)
 	return mt_task_list ? 0 : -ENOMEM;
 }
 
-/* Copy the name of every task, as far as the list has room. */
+/**
+ * mt_take_task_list() - copy the name of every task into the task list
+ * @ts: the time of the list in the trace
+ *
+ * Tasks beyond the list's room are counted as truncated.  A KUnit stub
+ * may catch it.
+ *
+ * Context: under mt_mutex, at a start.
+ */
 VISIBLE_IF_KUNIT void mt_take_task_list(u64 ts)
 {
 	struct task_struct *g, *t;
@@ -393,7 +440,13 @@ static int mt_alloc_locked(void)
 	return 0;
 }
 
-/* Afterwards no writer is inside a buffer: the buffers may be read. */
+/**
+ * mt_stop_locked() - stop the trace and wait for its writers
+ *
+ * Afterwards no writer is inside a buffer: the buffers may be read.
+ *
+ * Context: under mt_mutex; sleeps.
+ */
 void mt_stop_locked(void)
 {
 	WRITE_ONCE(mt_tracing, false);
@@ -502,6 +555,18 @@ static int mt_start_new_locked(void)
 	return 0;
 }
 
+/**
+ * mt_start_locked() - start the trace, or continue a stopped one
+ * @allow_restart: continue a trace that ran since the reset
+ *
+ * The first start after a reset allocates the buffers and names the
+ * tasks.  Starting a running trace does nothing.
+ *
+ * Context: under mt_mutex; sleeps.
+ * Return: 0, -EBUSY if the trace file is open or (without
+ * @allow_restart) a trace ran since the reset, -ENOSPC if a restarted
+ * trace has no room, or -ENOMEM.
+ */
 int mt_start_locked(bool allow_restart)
 {
 	if (READ_ONCE(mt_tracing))
@@ -524,11 +589,15 @@ int mt_start_locked(bool allow_restart)
 }
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
-/*
- * The benchmark's own trace: a new one, from a reset state, so that no
- * user's trace receives the benchmark's moves; mt_trace_starts then
- * names it.  Return: 0, -EBUSY if a trace ran since the reset, or a
- * start's error.
+/**
+ * mt_bench_start_trace_locked() - start the benchmark's own trace
+ *
+ * Only from a reset state, so that no user's trace receives the
+ * benchmark's moves; mt_trace_starts then names it.
+ *
+ * Context: under mt_mutex; sleeps.
+ * Return: 0, -EBUSY if a trace runs or ran since the reset, or an error
+ * of mt_start_locked().
  */
 int mt_bench_start_trace_locked(void)
 {
@@ -538,6 +607,16 @@ int mt_bench_start_trace_locked(void)
 }
 #endif
 
+/**
+ * mt_reset_locked() - stop the trace and free its buffers and names
+ *
+ * The next start begins a new trace, and the next trace_pipe reader a
+ * new stream.
+ *
+ * Context: under mt_mutex; sleeps.
+ * Return: 0, or -EBUSY if the trace file or trace_pipe is open, or a dump
+ * still reads the buffers.
+ */
 VISIBLE_IF_KUNIT int mt_reset_locked(void)
 {
 	int ret;
@@ -553,7 +632,12 @@ VISIBLE_IF_KUNIT int mt_reset_locked(void)
 	return 0;
 }
 
-/* A trace started since the reset: its buffers and names are set up. */
+/**
+ * mt_trace_started() - whether a trace started since the reset
+ *
+ * Context: any; lockless.
+ * Return: true if so; its buffers and names are then set up.
+ */
 bool mt_trace_started(void)
 {
 	/* Pairs with the release in mt_start_new_locked(). */
