@@ -133,10 +133,15 @@ static void mt_full_irq_workfn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
 
-/* A record was refused: count it, and stop a trace that does not overwrite. */
+/*
+ * A record was refused: count it, and stop a trace that does not
+ * overwrite, unless this CPU has no buffer at all.
+ */
 void mt_buffer_full(u64 ts)
 {
-	mt_ring_drop(ts);
+	/* A CPU without a buffer: counted, and the others trace on. */
+	if (!mt_ring_drop(ts))
+		return;
 	/* Pairs with mt_let_moves_in(): one of us stops the trace. */
 	smp_mb();
 	if (READ_ONCE(mt_tracing)) {
@@ -791,13 +796,14 @@ static const struct file_operations mt_size_fops = {
  * full) and lost to the flight recorder so far; then the clamps: records
  * the rings logged at the time of the one before (a CPU's clock stepped
  * back), and lines trace_pipe handed out at the time of the line before
- * (two CPUs' clocks disagreed by more than its slack).  Readable any
- * time, also while tracing.
+ * (two CPUs' clocks disagreed by more than its slack); then the CPUs that
+ * have a buffer, the bytes the buffers take, and the records refused on
+ * a CPU that has none.  Readable any time, also while tracing.
  */
 static int mt_stats_show(struct seq_file *m, void *v)
 {
 	u64 entries, total[3] = { }, pipe_clamped = mt_pipe_clamped();
-	unsigned long clamped = 0;
+	unsigned long clamped = 0, nobuf = 0;
 	int cpu;
 
 	mutex_lock(&mt_mutex);
@@ -818,6 +824,12 @@ static int mt_stats_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
 	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
+	for_each_possible_cpu(cpu)
+		nobuf += mt_ring_nobuf(cpu);
+	/* The memory the buffers take, which follows the CPUs online. */
+	seq_printf(m, "# buffer_cpus %u\n", mt_ring_nr_buffers());
+	seq_printf(m, "# buffer_bytes %llu\n", mt_ring_total_bytes());
+	seq_printf(m, "# nobuf %lu\n", nobuf);
 	mt_pipe_unlock_reader();
 	mutex_unlock(&mt_mutex);
 	return 0;
@@ -832,6 +844,7 @@ void __init mt_trace_init(struct dentry *dir)
 	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
 	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
+	mt_ring_init();
 	mt_output_init(dir);
 	mt_oops_init(dir);
 	mt_pipe_init(dir);
