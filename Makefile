@@ -201,8 +201,14 @@ guest-peers: kernel $(B)/initramfs-bench.cpio
 # the online CPUs, and one comes online under a running trace
 # (mt_hotplug); KUnit is left to the other guests.  About 15 s, so it
 # waits for no other guest (make guest-hotplug runs it alone).
+# nohz=off: a CPU's first bring-up calibrates its delay loop (QEMU's CPU
+# has no constant TSC to take CPU 0's from); under TCG the direct method
+# fails and the fallback waits for jiffies to move with interrupts off.
+# With CPUs 0 and 1 idle and their ticks stopped, nothing moves jiffies,
+# and the new CPU spins until some timer wakes one: 30 s to forever on a
+# loaded host.  A periodic tick keeps jiffies going.
 guest-hotplug: kernel $(B)/initramfs.cpio
-	@APPEND="maxcpus=2 kunit.enable=0" $(H)/qemu-run.sh $(B) $(OUT)/check-hotplug \
+	@APPEND="maxcpus=2 nohz=off kunit.enable=0" $(H)/qemu-run.sh $(B) $(OUT)/check-hotplug \
 		hotplug $(CHECK_TIMEOUT) || true
 guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers \
 	guest-hotplug
