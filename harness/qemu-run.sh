@@ -39,6 +39,11 @@ timeout --foreground -k 10 "$limit" \
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "harness: the guest hung: killed after ${limit}s; see $out/console.log" >&2
+	# A job that ended before the guest hung (a reboot stuck behind a
+	# CPU bring-up that never ended) wrote its results: keep them.
+	if tar -xf "$img" -C "$out" 2>/dev/null && [ -f "$out/job.rc" ]; then
+		echo "harness: its job had ended (exit $(cat "$out/job.rc")); results in $out" >&2
+	fi
 	exit 1
 fi
 if ! tar -xf "$img" -C "$out" 2>/dev/null || [ ! -f "$out/job.rc" ]; then

@@ -232,13 +232,14 @@ static const struct file_operations mt_size_fops = {
  * full) and lost to the flight recorder so far; then the clamps: records
  * the rings logged at the time of the one before (a CPU's clock stepped
  * back), and lines trace_pipe handed out at the time of the line before
- * (two CPUs' clocks disagreed by more than its slack).  Readable any
- * time, also while tracing.
+ * (two CPUs' clocks disagreed by more than its slack); then the CPUs that
+ * have a buffer, the bytes the buffers take, and the records refused on
+ * a CPU that has none.  Readable any time, also while tracing.
  */
 static int mt_stats_show(struct seq_file *m, void *v)
 {
 	u64 entries, total[3] = { }, pipe_clamped = mt_reader_clamped();
-	unsigned long clamped = 0;
+	unsigned long clamped = 0, nobuf = 0;
 	int cpu;
 
 	mutex_lock(&mt_mutex);
@@ -259,6 +260,12 @@ static int mt_stats_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
 	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
+	for_each_possible_cpu(cpu)
+		nobuf += mt_ring_nobuf(cpu);
+	/* The memory the buffers take, which follows the CPUs online. */
+	seq_printf(m, "# buffer_cpus %u\n", mt_ring_nr_buffers());
+	seq_printf(m, "# buffer_bytes %llu\n", mt_ring_total_bytes());
+	seq_printf(m, "# nobuf %lu\n", nobuf);
 	mutex_unlock(&mt_reader_lock);
 	mutex_unlock(&mt_mutex);
 	return 0;
@@ -277,4 +284,5 @@ void __init mt_control_init(struct dentry *dir)
 	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
 	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
+	mt_ring_init();
 }

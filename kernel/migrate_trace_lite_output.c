@@ -388,6 +388,11 @@ void mt_snap_start(struct mt_snap *s, unsigned long newest)
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 		struct mt_snap_cpu *sc = &s->cpus[cpu];
 
+		/* A CPU never online since the allocation, or without memory. */
+		if (!mt_ring_has_data(r)) {
+			*sc = (struct mt_snap_cpu){ .state = MT_SNAP_DONE };
+			continue;
+		}
 		if (newest) {
 			/*
 			 * A dump: the newest records, consumed or not, and

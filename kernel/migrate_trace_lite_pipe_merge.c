@@ -182,6 +182,9 @@ static bool mt_pipe_peek(struct mt_pipe_cpu *pc, struct mt_ring *r)
 	struct mt_cursor *rd = &r->rd;
 	unsigned int spoiled = 0;
 
+	/* No buffer (the CPU was offline): nothing, and empty once it comes. */
+	if (!mt_ring_has_data(r))
+		return false;
 	for (;;) {
 		struct mt_chunk *c = mt_chunk_of(r, rd->seq);
 		unsigned int room = pc->commit - rd->off;
@@ -271,8 +274,11 @@ static void mt_pipe_gather(struct mt_pipe *pipe)
 /* Whether @r has records the reader has not looked at. */
 static bool mt_pipe_ring_moved(struct mt_ring *r)
 {
-	struct mt_chunk *c = mt_chunk_of(r, r->rd.seq);
+	struct mt_chunk *c;
 
+	if (!mt_ring_has_data(r))
+		return false;
+	c = mt_chunk_of(r, r->rd.seq);
 	return READ_ONCE(r->write_seq) != r->rd.seq ||
 	       READ_ONCE(c->commit) > r->rd.off;
 }

@@ -32,6 +32,10 @@
  * (the documentation's limits say so).
  */
 
+#define pr_fmt(fmt) "migrate_trace_lite: " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -106,12 +110,8 @@ bool mt_ring_allocated(void)
 	return smp_load_acquire(&mt_nr_chunks);
 }
 
-/**
- * mt_ring_free() - free every CPU's ring
- *
- * Context: no trace runs and nobody reads.
- */
-void mt_ring_free(void)
+/* With cpus_read_lock() held: mt_ring_cpu_prepare() does not run. */
+static void mt_ring_free_cpus(void)
 {
 	int cpu;
 
@@ -120,9 +120,47 @@ void mt_ring_free(void)
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
 		kvfree(r->data);
-		r->data = NULL;
+		WRITE_ONCE(r->data, NULL);
 		r->wchunk = NULL;
+		/* A CPU left without a buffer must not take the fast path. */
+		r->wtail = 0;
+		r->wlimit = 0;
+		local_set(&r->nobuf, 0);
 	}
+}
+
+/**
+ * mt_ring_free() - free every CPU's buffer
+ *
+ * Context: no trace runs and nobody reads; may sleep.
+ */
+void mt_ring_free(void)
+{
+	cpus_read_lock();
+	mt_ring_free_cpus();
+	cpus_read_unlock();
+}
+
+/* Empty @r's ring, its buffer @data, of which no writer or reader runs. */
+static void mt_ring_reset_one(struct mt_ring *r, char *data)
+{
+	/* Chunk 0: the geometry may not be published yet. */
+	struct mt_chunk *c = (struct mt_chunk *)data;
+
+	memset(c, 0, MT_CHUNK_HDR);
+	r->wchunk = c;
+	r->wtail = 0;
+	r->wlimit = 0;
+	r->wlast = 0;
+	r->write_seq = 0;
+	local64_set(&r->entries, 0);
+	local_set(&r->dropped, 0);
+	local_set(&r->clamped, 0);
+	r->drop_ts = 0;
+	r->read_seq = 0;
+	memset(&r->rd, 0, sizeof(r->rd));
+	r->overtaken = 0;
+	r->drop_reported = false;
 }
 
 /* Empty every CPU's ring. */
@@ -132,56 +170,111 @@ static void mt_ring_reset_cpus(void)
 
 	for_each_possible_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
-		/* Chunk 0: the geometry may not be published yet. */
-		struct mt_chunk *c = (struct mt_chunk *)r->data;
 
-		memset(c, 0, MT_CHUNK_HDR);
-		r->wchunk = c;
-		r->wtail = 0;
-		r->wlimit = 0;
-		r->wlast = 0;
-		r->write_seq = 0;
-		local64_set(&r->entries, 0);
-		local_set(&r->dropped, 0);
-		local_set(&r->clamped, 0);
-		r->drop_ts = 0;
-		r->read_seq = 0;
-		memset(&r->rd, 0, sizeof(r->rd));
-		r->overtaken = 0;
-		r->drop_reported = false;
+		local_set(&r->nobuf, 0);
+		if (r->data)
+			mt_ring_reset_one(r, r->data);
 	}
 }
 
+/*
+ * Whether @bytes more of buffers leave enough memory: at most 7/8 of
+ * what the kernel estimates to be available without swapping, so that
+ * a trace cannot take the memory the workload it traces needs.
+ */
+static bool mt_ring_fits_memory(unsigned long long bytes)
+{
+	unsigned long long avail = (unsigned long long)si_mem_available() << PAGE_SHIFT;
+
+	return bytes <= avail - avail / 8;
+}
+
+/* The bytes of one CPU's buffer: whole chunks of the geometry. */
+static unsigned long mt_ring_cpu_bytes(void)
+{
+	return (unsigned long)mt_nr_chunks * mt_chunk_size;
+}
+
 /**
- * mt_ring_alloc() - allocate an empty ring for every possible CPU
- * @size_kb: each ring's size in KiB
+ * mt_ring_total_bytes() - the memory the buffers take
  *
- * Each ring is on its CPU's node, in chunks of at most 4 KiB and at least
- * two of them.  Frees the rings allocated before.
+ * Return: the bytes of the buffers allocated, for migration_trace/stats.
+ */
+unsigned long long mt_ring_total_bytes(void)
+{
+	unsigned long long sum = 0;
+	int cpu;
+
+	if (!mt_ring_allocated())
+		return 0;
+	for_each_possible_cpu(cpu)
+		if (mt_ring_has_data(per_cpu_ptr(&mt_rings, cpu)))
+			sum += mt_ring_cpu_bytes();
+	return sum;
+}
+
+/**
+ * mt_ring_nr_buffers() - the CPUs that have a buffer
  *
- * Context: no trace runs and nobody reads; may sleep.
- * Return: 0, -EINVAL if @size_kb is too small for two chunks, or -ENOMEM.
+ * Return: their number, for migration_trace/stats.
+ */
+unsigned int mt_ring_nr_buffers(void)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	if (!mt_ring_allocated())
+		return 0;
+	for_each_possible_cpu(cpu)
+		n += mt_ring_has_data(per_cpu_ptr(&mt_rings, cpu));
+	return n;
+}
+
+/**
+ * mt_ring_alloc() - allocate a buffer for each online CPU
+ * @size_kb: each buffer's size in KiB
+ *
+ * Each buffer is on its CPU's node, in chunks of at most 4 KiB and at
+ * least two of them; a CPU that comes online later gets its buffer from
+ * mt_ring_cpu_prepare().
+ *
+ * Context: no trace runs and nobody reads; takes cpus_read_lock(), which
+ * the caller must not hold.
+ * Return: 0, -EINVAL if @size_kb is too small for two chunks, -ENOMEM if
+ * the memory is not there or the buffers would take more than
+ * mt_ring_fits_memory() allows (with a message); nothing is allocated then.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {
 	unsigned long size = size_kb * 1024;
+	unsigned long long total;
 	unsigned int chunk;
-	int cpu;
+	int cpu, ret = 0;
 
 	chunk = min_t(unsigned long, MT_MAX_CHUNK_SIZE,
 		      rounddown_pow_of_two(max(size / 2, 1UL)));
 	if (chunk < MT_CHUNK_HDR + sizeof(struct mt_rec_comm) +
 		    sizeof(struct mt_rec_time))
 		return -EINVAL;
-	mt_ring_free();
-	for_each_possible_cpu(cpu) {
+	cpus_read_lock();
+	mt_ring_free_cpus();
+	total = (unsigned long long)(size / chunk * chunk) * num_online_cpus();
+	if (!mt_ring_fits_memory(total)) {
+		pr_warn_ratelimited("buffers of %lu KiB for %u online CPUs (%llu MiB) exceed 7/8 of the available memory (%lu MiB): refused\n",
+				    size_kb, num_online_cpus(), total >> 20,
+				    si_mem_available() >> (20 - PAGE_SHIFT));
+		ret = -ENOMEM;
+		goto out;
+	}
+	for_each_online_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
 		r->data = kvzalloc_node(size / chunk * chunk, MT_GFP,
 					cpu_to_node(cpu));
 		if (!r->data) {
-			mt_ring_free();
-			return -ENOMEM;
+			mt_ring_free_cpus();
+			ret = -ENOMEM;
+			goto out;
 		}
 	}
 	mt_chunk_size = chunk;
@@ -191,18 +284,68 @@ int mt_ring_alloc(unsigned long size_kb)
 	 * without a lock once they are allocated, sees them set up.
 	 */
 	smp_store_release(&mt_nr_chunks, size / chunk);
+out:
+	cpus_read_unlock();
+	return ret;
+}
+
+/*
+ * CPU hotplug, at CPUHP_BP_PREPARE_DYN: on a control CPU, before @cpu
+ * runs anything, so no hook ever runs on a CPU whose buffer is missing
+ * unless it could not be allocated.  A CPU that comes online while the
+ * buffers are allocated gets one of the same size, empty; one that was
+ * online before keeps its own, records and all (a CPU going offline
+ * keeps its buffer until the reset, for its records to be read).  The
+ * hotplug lock, held for writing, keeps the geometry from changing:
+ * mt_ring_alloc() and mt_ring_free() run under cpus_read_lock().  A
+ * failure does not stop the CPU: its records are counted as nobuf.
+ */
+static int mt_ring_cpu_prepare(unsigned int cpu)
+{
+	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	char *data;
+
+	/* Its nobuf count stays: it may have been online without a buffer. */
+	if (!mt_ring_allocated() || r->data)
+		return 0;
+	data = NULL;
+	if (mt_ring_fits_memory(mt_ring_cpu_bytes()))
+		data = kvzalloc_node(mt_ring_cpu_bytes(), MT_GFP, cpu_to_node(cpu));
+	if (data) {
+		mt_ring_reset_one(r, data);
+		/* Readers that see the buffer see it empty (mt_ring_has_data()). */
+		smp_store_release(&r->data, data);
+		return 0;
+	}
+	pr_warn_ratelimited("no buffer of %lu KiB for CPU %u in the available memory: its records are dropped\n",
+			    mt_ring_cpu_bytes() >> 10, cpu);
 	return 0;
 }
 
 /**
- * mt_ring_reset() - empty every CPU's ring, if allocated
+ * mt_ring_init() - give each CPU that comes online a buffer
+ *
+ * Registers the CPU hotplug state that allocates it, while a trace's
+ * buffers are allocated.
+ */
+void __init mt_ring_init(void)
+{
+	if (cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "migrate_trace_lite:ring",
+				      mt_ring_cpu_prepare, NULL) < 0)
+		pr_warn("no CPU hotplug state: a CPU that comes online while a trace is allocated records nothing\n");
+}
+
+/**
+ * mt_ring_reset() - empty every ring
  *
  * Context: no writer or reader runs.
  */
 void mt_ring_reset(void)
 {
+	cpus_read_lock();
 	if (mt_ring_allocated())
 		mt_ring_reset_cpus();
+	cpus_read_unlock();
 }
 
 /* Move the writer to its next chunk; false if that chunk is not free. */
@@ -288,6 +431,9 @@ static bool mt_ring_clamp(struct mt_ring *r, unsigned int len, u64 ns)
 __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 				unsigned int type, unsigned int reason, u64 ts)
 {
+	/* A CPU whose buffer could not be allocated: see mt_ring_drop(). */
+	if (unlikely(!r->wchunk))
+		return NULL;
 	/*
 	 * This CPU's clock went back (it was found unstable, a suspend):
 	 * the record keeps the time of the one before, so that the CPU's
@@ -315,18 +461,26 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 
 /**
  * mt_ring_drop() - count a record this CPU's ring refused
- * @ts: the record's time; the first refusal's is kept for its lost line
+ * @ts: its time; the first refusal's is kept
  *
- * Context: the ring's writer, irqs off.
+ * Context: interrupts disabled, the writer busy.
+ * Return: false if this CPU has no buffer at all (it came online while
+ * the trace was allocated, and its buffer could not be): the record is
+ * counted apart, and the trace goes on for the other CPUs.
  */
-void mt_ring_drop(u64 ts)
+bool mt_ring_drop(u64 ts)
 {
 	struct mt_ring *r = this_cpu_ptr(&mt_rings);
 
+	if (unlikely(!r->wchunk)) {
+		local_inc(&r->nobuf);
+		return false;
+	}
 	/* Its lost line comes after the records, as they are in order. */
 	if (!local_read(&r->dropped))
 		r->drop_ts = max(ts, r->wlast);
 	local_inc(&r->dropped);
+	return true;
 }
 
 /**
@@ -365,6 +519,17 @@ unsigned long mt_ring_dropped(int cpu)
 unsigned long mt_ring_clamped(int cpu)
 {
 	return local_read(&per_cpu_ptr(&mt_rings, cpu)->clamped);
+}
+
+/**
+ * mt_ring_nobuf() - a CPU's records refused because it has no buffer
+ * @cpu: the CPU
+ *
+ * Return: the count since the reset (see mt_ring_drop()).
+ */
+unsigned long mt_ring_nobuf(int cpu)
+{
+	return local_read(&per_cpu_ptr(&mt_rings, cpu)->nobuf);
 }
 
 /**
@@ -454,7 +619,7 @@ u64 mt_ring_overwritten(int cpu)
 	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 	u64 first;
 
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated() || !mt_ring_has_data(r))
 		return 0;
 	if (READ_ONCE(mt_overwrite) && mt_ring_first_kept(r, &first) &&
 	    first > r->rd.entry)
@@ -496,6 +661,8 @@ unsigned long mt_ring_used(void)
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 		struct mt_cursor oldest;
 
+		if (!mt_ring_has_data(r))
+			continue;
 		mt_ring_oldest(r, &oldest);
 		sum += (r->write_seq - oldest.seq) * mt_chunk_size;
 		if (r->wtail)
@@ -510,10 +677,13 @@ unsigned long mt_ring_used(void)
  * @cur: the place; moved past time records and finished chunks
  * @ts: set to the record's time
  *
- * Return: the record, or NULL at the end of the ring.
+ * Return: the record, or NULL at the end of the ring (or for a CPU that
+ * has no buffer).
  */
 struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts)
 {
+	if (!mt_ring_has_data(r))
+		return NULL;
 	for (;;) {
 		struct mt_chunk *c = mt_chunk_of(r, cur->seq);
 		unsigned int commit = READ_ONCE(c->commit);

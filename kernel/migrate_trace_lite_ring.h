@@ -132,6 +132,7 @@ struct mt_ring {
 	local64_t entries;		/* records logged */
 	local_t dropped;		/* records refused: no free chunk */
 	local_t clamped;		/* records whose clock stepped back */
+	local_t nobuf;			/* records refused: no buffer at all */
 	u64 drop_ts;			/* time of the first refusal */
 	/*
 	 * Set from before a writer reads the clock until it committed;
@@ -147,12 +148,27 @@ struct mt_ring {
 	struct mt_cursor rd;		/* next record not consumed */
 	u64 overtaken;			/* records an overtaken reader missed */
 	bool drop_reported;		/* its lost line was handed out */
-	/* Set while no trace runs. */
+	/*
+	 * Set while no trace runs, for the CPUs online then; for a CPU that
+	 * comes online later, before it runs (mt_ring_cpu_prepare()).  NULL
+	 * for a CPU that was never online since the allocation, or whose
+	 * buffer could not be allocated when it came online.
+	 */
 	char *data;
 	struct mt_cpu_start start;
 };
 
 DECLARE_PER_CPU(struct mt_ring, mt_rings);
+
+/*
+ * Whether @r has a buffer; a reader that sees it sees the ring set up.
+ * Writers need not ask: their CPU got its buffer before it ran.
+ */
+static inline bool mt_ring_has_data(struct mt_ring *r)
+{
+	/* Pairs with the release of mt_ring_cpu_prepare(). */
+	return smp_load_acquire(&r->data);
+}
 
 /* Geometry, set when the buffers are allocated (under mt_mutex). */
 extern unsigned int mt_chunk_size;	/* bytes, a power of 2 */
@@ -262,12 +278,16 @@ int mt_ring_alloc(unsigned long size_kb);
 void mt_ring_free(void);
 bool mt_ring_allocated(void);
 void mt_ring_reset(void);
-void mt_ring_drop(u64 ts);
+bool mt_ring_drop(u64 ts);
 unsigned int mt_rec_size(unsigned int type);
 bool mt_rec_valid(const struct mt_rec *rec, unsigned int room);
 u64 mt_ring_entries(int cpu);
 unsigned long mt_ring_dropped(int cpu);
 unsigned long mt_ring_clamped(int cpu);
+unsigned long mt_ring_nobuf(int cpu);
+unsigned long long mt_ring_total_bytes(void);
+unsigned int mt_ring_nr_buffers(void);
+void mt_ring_init(void);
 u64 mt_ring_overwritten(int cpu);
 bool mt_ring_empty(void);
 unsigned long mt_ring_used(void);

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
@@ -423,6 +424,91 @@ static void mt_test_merge_order(struct kunit *test)
 	mt_ring_free();
 }
 
+/*
+ * More buffer than the memory available: the start is refused with
+ * -ENOMEM before anything is allocated, and leaves the trace as it was.
+ */
+static void mt_test_start_too_big(struct kunit *test)
+{
+	mt_test_reset(test);
+	/* The cleanup puts the size back. */
+	WRITE_ONCE(mt_buf_size_kb, 1048576UL);
+	if ((u64)num_online_cpus() << 30 <= (u64)si_mem_available() << PAGE_SHIFT)
+		kunit_skip(test, "1 GiB per online CPU fits in this machine");
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, mt_trace_running());
+	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), 0);
+	WRITE_ONCE(mt_buf_size_kb, 16UL);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(),
+			(unsigned long long)num_online_cpus() * 16 * 1024);
+	mt_test_reset(test);
+}
+
+static void mt_test_mark_here(void *unused)
+{
+	mt_trace_mark(0xfeedUL);
+}
+
+static void mt_test_move_and_mark(void *unused)
+{
+	mt_log_move_at(current, cpumask_first(cpu_online_mask),
+		       MT_WHY(MT_CAUSE_DETACH_TASKS, 0), local_clock());
+	mt_test_mark_here(NULL);
+}
+
+/*
+ * A CPU whose buffer could not be allocated when it came online: its
+ * records are refused and counted as nobuf, the trace goes on for the
+ * other CPUs, and every reader passes over the CPU.  The scheduler's own
+ * moves on that CPU may add to its count meanwhile.
+ */
+static void mt_test_cpu_without_buffer(struct kunit *test)
+{
+	struct mt_test_seen s = { .mark = 0xfeed };
+	struct mt_ring *r;
+	char *data;
+	int c0, c1;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs");
+	c0 = cpumask_first(cpu_online_mask);
+	c1 = cpumask_next(c0, cpu_online_mask);
+	r = per_cpu_ptr(&mt_rings, c1);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	/* As mt_ring_cpu_prepare() leaves a CPU after a failure. */
+	data = r->data;
+	WRITE_ONCE(r->data, NULL);
+	r->wchunk = NULL;
+	r->wtail = 0;
+	r->wlimit = 0;
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus() - 1);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 1), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c1, mt_test_move_and_mark,
+						       NULL, 1), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(c0, mt_test_mark_here,
+						       NULL, 1), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_GE(test, mt_ring_nobuf(c1), 2);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(c1), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(c1), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(c1), 0);
+	mt_test_walk(test, &s);
+	KUNIT_EXPECT_EQ(test, s.marks, 1);
+	KUNIT_EXPECT_TRUE(test, s.ordered);
+	KUNIT_EXPECT_GT(test, mt_ring_used(), 0);
+	/* The reset frees it with the others. */
+	WRITE_ONCE(r->data, data);
+	mt_test_reset(test);
+	KUNIT_EXPECT_EQ(test, mt_ring_nobuf(c1), 0);
+}
+
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 
 /*
@@ -632,6 +718,8 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_ring_chunks),
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),
+	KUNIT_CASE(mt_test_start_too_big),
+	KUNIT_CASE(mt_test_cpu_without_buffer),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),

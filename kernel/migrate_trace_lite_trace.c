@@ -142,13 +142,15 @@ static DEFINE_IRQ_WORK(mt_full_irq_work, mt_full_irq_workfn);
  * @ts: the refused record's time
  *
  * A worker then drops the hooks' key and wakes the reader, which a writer
- * cannot do.
+ * cannot do.  A CPU without a buffer at all only counts it: the other
+ * CPUs trace on.
  *
  * Context: a writer, irqs off.
  */
 void mt_buffer_full(u64 ts)
 {
-	mt_ring_drop(ts);
+	if (!mt_ring_drop(ts))
+		return;
 	/* Pairs with mt_let_moves_in(): one of us stops the trace. */
 	smp_mb();
 	if (READ_ONCE(mt_tracing)) {
