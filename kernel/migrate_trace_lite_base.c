@@ -111,12 +111,14 @@ DEFINE_PER_CPU(struct mt_note, mt_notes);
  * Moves left to a wakeup, by the task's pid: pid << 8 | reason, written
  * by mt_note_deferred() before a stopper or a NUMA swap may set
  * p->wake_cpu to another CPU, and taken by the next wakeup that finds
- * wake_cpu elsewhere.  Both run under the task's pi_lock.  A swap that
- * moves its task at once and a fork of a task with the pid take the
- * entry too, so an entry is its task's latest deferral.  Two tasks noted
- * at once into one slot: the later stays, and the other's wakeup finds
- * no reason rather than a wrong one.  A workqueue's hint also sets
- * wake_cpu; such a wakeup finds nothing either.
+ * wake_cpu elsewhere and moves the task.  Both run under the task's
+ * pi_lock.  A wakeup that keeps the task where it is leaves the entry,
+ * and wake_cpu, to the next one, which completes the same deferred move.
+ * A swap that moves its task at once and a fork of a task with the pid
+ * take the entry too, so an entry is its task's latest deferral.  Two
+ * tasks noted at once into one slot: the later stays, and the other's
+ * wakeup finds no reason rather than a wrong one.  A workqueue's hint
+ * also sets wake_cpu; such a wakeup finds nothing either.
  */
 #define MT_DEFERRED_BITS	6
 static unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
@@ -158,7 +160,7 @@ unsigned int mt_take_deferred(struct task_struct *p)
 	if (entry >> 8 != (unsigned long)p->pid)
 		return MT_REASON_NONE;
 	/* Another task's newer entry in the slot stays. */
-	try_cmpxchg(slot, &entry, 0);
+	cmpxchg(slot, entry, 0);
 	return entry & 0xff;
 }
 
