@@ -220,6 +220,12 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 
 /* ---- the header ------------------------------------------------------------ */
 
+/* A CPU's records refused: its ring was full, or it had no buffer. */
+static u64 mt_cpu_refused(int cpu)
+{
+	return mt_ring_dropped(cpu) + mt_ring_nobuf(cpu);
+}
+
 /**
  * mt_show_header() - format the trace's header, format 1.2
  * @s: the buffer to append to
@@ -244,7 +250,7 @@ void mt_show_header(struct seq_buf *s, bool live)
 	for_each_possible_cpu(cpu) {
 		if (!have)
 			break;
-		dropped += mt_ring_dropped(cpu);
+		dropped += mt_cpu_refused(cpu);
 		overwritten += mt_ring_overwritten(cpu);
 		clamped += mt_ring_clamped(cpu);
 	}
@@ -252,8 +258,8 @@ void mt_show_header(struct seq_buf *s, bool live)
 	seq_buf_printf(s, "# overwritten %llu\n", overwritten);
 	seq_buf_printf(s, "# clamped %llu\n", clamped);
 	for_each_possible_cpu(cpu)
-		seq_buf_printf(s, "# cpu_lost %d %lu %llu\n", cpu,
-			       have ? mt_ring_dropped(cpu) : 0,
+		seq_buf_printf(s, "# cpu_lost %d %llu %llu\n", cpu,
+			       have ? mt_cpu_refused(cpu) : 0,
 			       have ? mt_ring_overwritten(cpu) : 0);
 	/* While writers run, the chunks cannot be looked at. */
 	if (!live)

@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/seq_buf.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/threads.h>
@@ -469,8 +470,9 @@ static void mt_test_move_and_mark(void *unused)
 static void mt_test_cpu_without_buffer(struct kunit *test)
 {
 	struct mt_test_seen s = { .mark = 0xfeed };
+	char *data, *header, want[48];
 	struct mt_ring *r;
-	char *data;
+	struct seq_buf sb;
 	int c0, c1;
 
 	if (num_online_cpus() < 2)
@@ -497,6 +499,14 @@ static void mt_test_cpu_without_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	KUNIT_EXPECT_GE(test, mt_ring_nobuf(c1), 2);
 	KUNIT_EXPECT_EQ(test, mt_ring_dropped(c1), 0);
+	/* The header tells the tools what the CPU lost. */
+	header = kunit_kzalloc(test, mt_header_max(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, header);
+	seq_buf_init(&sb, header, mt_header_max());
+	mt_show_header(&sb, false);
+	snprintf(want, sizeof(want), "# cpu_lost %d %lu 0\n", c1, mt_ring_nobuf(c1));
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
+				  "no \"%s\" in the header", want);
 	KUNIT_EXPECT_EQ(test, mt_ring_entries(c1), 0);
 	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(c1), 0);
 	mt_test_walk(test, &s);
