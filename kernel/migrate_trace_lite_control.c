@@ -44,7 +44,8 @@ int mt_trace_enable(bool enable, bool allow_restart)
 	int ret = 0;
 
 	/* A start may free buffers a dump reads: wait for it unlocked. */
-	mt_dump_wait();
+	if (enable)
+		mt_dump_wait();
 	mutex_lock(&mt_mutex);
 	if (enable)
 		ret = mt_start_locked(allow_restart);

@@ -127,12 +127,14 @@ VISIBLE_IF_KUNIT ssize_t mt_pipe_read_iter(struct iov_iter *to, bool nonblock)
 
 		if (n) {
 			/* Without mt_reader_lock: a fault stalls no control file. */
-			if (copy_to_iter(pipe->out + pipe->out_pos, n, to) != n) {
+			size_t copied = copy_to_iter(pipe->out + pipe->out_pos, n, to);
+
+			WRITE_ONCE(pipe->out_pos, pipe->out_pos + copied);
+			done += copied;
+			if (copied != n) {
 				ret = -EFAULT;
 				break;
 			}
-			WRITE_ONCE(pipe->out_pos, pipe->out_pos + n);
-			done += n;
 			continue;
 		}
 		/*

@@ -104,7 +104,7 @@ void mt_reader_set_waiting(void)
 /**
  * mt_reader_busy() - whether trace_pipe is open
  *
- * The trace file and a reset wait for it to close.
+ * While it is open, opening the trace file and a reset fail with -EBUSY.
  *
  * Context: under mt_mutex.
  * Return: true while it is open.

@@ -119,8 +119,10 @@ static void mt_ring_free_cpus(void)
 	for_each_possible_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
-		kvfree(r->data);
+		char *data = r->data;
+
 		WRITE_ONCE(r->data, NULL);
+		kvfree(data);
 		r->wchunk = NULL;
 		/* A CPU left without a buffer must not take the fast path. */
 		r->wtail = 0;
@@ -240,9 +242,10 @@ unsigned int mt_ring_nr_buffers(void)
  *
  * Context: no trace runs and nobody reads; takes cpus_read_lock(), which
  * the caller must not hold.
- * Return: 0, -EINVAL if @size_kb is too small for two chunks, -ENOMEM if
- * the memory is not there or the buffers would take more than
- * mt_ring_fits_memory() allows (with a message); nothing is allocated then.
+ * Return: 0, -EINVAL if @size_kb is too small for two chunks, or -ENOMEM
+ * if the memory is not there or the buffers would take more than
+ * mt_ring_fits_memory() allows (the latter with a message).  On failure
+ * no CPU has a buffer: those of before are freed.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {

@@ -162,7 +162,8 @@ DECLARE_PER_CPU(struct mt_ring, mt_rings);
 
 /*
  * Whether @r has a buffer; a reader that sees it sees the ring set up.
- * Writers need not ask: their CPU got its buffer before it ran.
+ * Writers need not ask: a CPU without one has no room (@wlimit is 0), and
+ * its slow path refuses the record (mt_ring_drop()).
  */
 static inline bool mt_ring_has_data(struct mt_ring *r)
 {
@@ -260,7 +261,8 @@ static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
  * Interrupts must stay disabled, and the writer busy (mt_writer_begin()),
  * from the timestamp to the commit.
  *
- * Return: the record, or NULL if the ring is full (overwrite off).
+ * Return: the record, or NULL if the ring is full (overwrite off) or this
+ * CPU has no buffer.
  */
 static __always_inline void *mt_ring_write(unsigned int len, unsigned int type,
 					   u64 ts)

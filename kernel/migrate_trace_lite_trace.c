@@ -269,7 +269,7 @@ bool mt_name_exiting(struct task_struct *p, u64 now)
  *
  * Context: any; refused in NMI.
  * Return: 0, -EINVAL if no trace runs or in NMI, or -ENOSPC if the buffer
- * is full.
+ * is full or this CPU has none.
  */
 int mt_log_mark(unsigned long mark)
 {
