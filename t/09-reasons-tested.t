@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # Every reason is tested, or argued untestable: harness/reasons-tested
-# lists each name of mt_reason_names (kernel/migrate_trace_lite.c) once;
+# lists each name of mt_reason_names (kernel/migrate_trace_lite_base.c) once;
 # a selftest it names runs on the guest it names (harness/guest/*.sh)
 # and holds the reason's name; a KUnit case it names is in the suite.
 use strict;
@@ -18,7 +18,7 @@ sub slurp {
 	return scalar <$fh>;
 }
 
-my ($table) = slurp("$top/kernel/migrate_trace_lite.c") =~
+my ($table) = slurp("$top/kernel/migrate_trace_lite_base.c") =~
 	/mt_reason_names\[MT_REASON_END\] = \{(.*?)\n\};/s;
 my @names = ($table // '') =~ /"(\w+)"/g;
 is(scalar @names, 38, 'the kernel names 38 reasons');
