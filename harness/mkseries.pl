@@ -164,7 +164,7 @@ my $k = 'kernel/migrate_trace_lite';
 # statistics' patch fills.
 my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
 				'_trace.c', '_trace.h', '_control.c', '_control.h', '_output.c',
-				'_output.h', '.c', '.h');
+				'_output.h', '_snap.c', '_snap.h', '.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
 my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
@@ -254,7 +254,8 @@ it: _base (names, parsing, the hooks' key), _ring (the per-CPU ring,
 written locklessly and ready for a consuming reader), _readers (what
 readers share with writers and control), _trace (the trace's state,
 names, start and stop), _control (the files of migration_trace/ and
-the kernel API), _output (the text), and migrate_trace_lite.c, the
+the kernel API), _output (the text), _snap (the trace file, the rings
+merged by time), and migrate_trace_lite.c, the
 hooks, which resolve a move's reason and take its timestamp.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().

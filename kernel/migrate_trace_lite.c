@@ -329,7 +329,7 @@ static int __init migrate_trace_lite_init(void)
 	if (IS_ENABLED(CONFIG_SNSC_LITE_MIGRATION_TRACE))
 		dir = debugfs_create_dir("migration_trace", NULL);
 	mt_control_init(dir);
-	mt_output_init(dir);
+	mt_snap_init(dir);
 	mt_oops_init(dir);
 	mt_pipe_init(dir);
 	mt_bench_init(dir);

@@ -12,7 +12,7 @@
 #include "migrate_trace_lite_bench.h"
 #include "migrate_trace_lite_control.h"
 #include "migrate_trace_lite_oops.h"
-#include "migrate_trace_lite_output.h"
+#include "migrate_trace_lite_snap.h"
 #include "migrate_trace_lite_pipe.h"
 #include "migrate_trace_lite_stat.h"
 #include "migrate_trace_lite_trace.h"

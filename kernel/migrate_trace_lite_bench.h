@@ -6,7 +6,7 @@
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_BENCH_H
 #define _KERNEL_MIGRATE_TRACE_LITE_BENCH_H
 
-#include "migrate_trace_lite_output.h"
+#include "migrate_trace_lite_snap.h"
 #include "migrate_trace_lite_stat.h"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH

@@ -5,7 +5,7 @@
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_OOPS_H
 #define _KERNEL_MIGRATE_TRACE_LITE_OOPS_H
 
-#include "migrate_trace_lite_output.h"
+#include "migrate_trace_lite_snap.h"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 void mt_oops_init(struct dentry *dir);

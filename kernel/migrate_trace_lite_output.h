@@ -1,44 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The migration trace as text (migrate_trace_lite_output.c): its header,
- * its lines, and the trace file, a snapshot of the rings merged by time.
+ * The migration trace as text (migrate_trace_lite_output.c): its header
+ * and its lines.
  */
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_OUTPUT_H
 #define _KERNEL_MIGRATE_TRACE_LITE_OUTPUT_H
 
-#include <linux/min_heap.h>
-
 #include "migrate_trace_lite_trace.h"
+
+struct seq_buf;
 
 extern const char * const mt_event_names[MT_EV_END];
 
 #define MT_LINE_MAX	96
-
-/* A snapshot: the rings merged by time, read with the writers stopped. */
-enum mt_snap_state { MT_SNAP_LEAD, MT_SNAP_REC, MT_SNAP_TAIL, MT_SNAP_DONE };
-
-struct mt_snap_cpu {
-	struct mt_cursor cur;
-	struct mt_rec *rec;	/* at the head, in state MT_SNAP_REC */
-	u64 ts;			/* of the head */
-	u64 lead;		/* records lost before the first one left */
-	enum mt_snap_state state;
-};
-
-DEFINE_MIN_HEAP(int, mt_cpu_heap);
-
-struct mt_snap {
-	struct mt_cpu_heap heap;	/* CPUs with a head, earliest first */
-	struct mt_snap_cpu *cpus;	/* by CPU number */
-	int *heap_data;
-};
-
-int mt_snap_alloc(struct mt_snap *s);
-void mt_snap_free(struct mt_snap *s);
-void mt_snap_start(struct mt_snap *s, unsigned long newest);
-int mt_snap_top(struct mt_snap *s);
-unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf);
-void mt_snap_next(struct mt_snap *s);
 
 unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 			      u64 ts);
@@ -49,17 +23,5 @@ unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count);
 unsigned int mt_format_clamped(char *buf, int cpu, u64 ts, u64 ns);
 void mt_show_header(struct seq_buf *s, bool live);
 size_t mt_header_max(void);
-#ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
-void mt_output_init(struct dentry *dir);
-#else
-static inline void mt_output_init(struct dentry *dir)
-{
-}
-#endif
-
-#if IS_ENABLED(CONFIG_KUNIT)
-int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
-		 void *arg);
-#endif
 
 #endif /* _KERNEL_MIGRATE_TRACE_LITE_OUTPUT_H */
