@@ -89,6 +89,22 @@ const char * const mt_reason_names[MT_REASON_END] = {
 	[MT_LB(CPU_NEWLY_IDLE, 3)]	= "lb_newidle_misfit",
 };
 
+static_assert(MT_REASON_END <= 64);
+
+/*
+ * The reasons each cause can have: mstat gives each a CAUSE/REASON column
+ * and counts a cause's moves without one as CAUSE/none.
+ */
+const u64 mt_cause_reasons[MT_CAUSE_END] = {
+	[MT_CAUSE_TRY_TO_WAKE_UP]	= MT_REASONS_WAKEUP,
+	[MT_CAUSE_WAKE_UP_NEW_TASK]	= MT_REASONS_FORK,
+	[MT_CAUSE_DETACH_TASKS]		= MT_REASONS_LB,
+	[MT_CAUSE_DETACH_ONE_TASK]	= MT_REASONS_ACTIVE,
+	[MT_CAUSE_MIGRATION_CPU_STOP]	= MT_REASONS_STOPPER,
+	[MT_CAUSE_AFFINE_MOVE_TASK]	= MT_REASONS_AFFINE,
+	[MT_CAUSE_PUSH_CPU_STOP]	= MT_REASONS_PUSH,
+};
+
 /* Migration types (fair.c's enum migration_type) are load, util, task, misfit. */
 static_assert(CPU_MAX_IDLE_TYPES == 3);
 static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);

@@ -10,6 +10,7 @@
 #define _KERNEL_MIGRATE_TRACE_LITE_BASE_H
 
 #include <linux/migrate_trace_lite.h>
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -23,6 +24,36 @@ extern struct mutex mt_mutex;
 
 extern const char * const mt_cause_names[MT_CAUSE_END];
 extern const char * const mt_reason_names[MT_REASON_END];
+
+/* The reasons each cause can have, as masks of BIT_ULL(enum mt_reason). */
+#define MT_R(name)	BIT_ULL(MT_REASON_##name)
+#define MT_REASONS_SELECT						\
+	(MT_R(WAKE_AFFINE) | MT_R(WAKE_AFFINE_BUSY) | MT_R(IDLE_TARGET) |	\
+	 MT_R(BUSY_TARGET) | MT_R(IDLE_PREV) | MT_R(KTHREAD_PREV) |		\
+	 MT_R(IDLE_RECENT) | MT_R(IDLE_CAPACITY) | MT_R(IDLE_SMT) |		\
+	 MT_R(IDLE_CORE) | MT_R(IDLE_CPU) | MT_R(SLOW_PATH) |			\
+	 MT_R(ENERGY_AWARE) | MT_R(WAKE_CURRENT_CPU) | MT_R(RT_LOWEST_RQ) |	\
+	 MT_R(DL_LATER_RQ) | MT_R(FALLBACK))
+/* A wakeup carries out a move a stopper or a NUMA swap left to it. */
+#define MT_REASONS_WAKEUP						\
+	(MT_REASONS_SELECT | MT_R(AFFINITY_AT_WAKEUP) |			\
+	 MT_R(NUMA_AT_WAKEUP) | MT_R(EXEC_BALANCE) | MT_R(NUMA_MIGRATE))
+#define MT_REASONS_FORK	(MT_R(SLOW_PATH) | MT_R(RT_LOWEST_RQ) | MT_R(FALLBACK))
+#define MT_REASONS_LB	GENMASK_ULL(MT_REASON_LB_LAST, MT_REASON_LB_FIRST)
+#define MT_REASONS_ACTIVE	MT_R(ACTIVE_BALANCE)
+#define MT_REASONS_STOPPER						\
+	(MT_R(AFFINITY) | MT_R(MIGRATE_ENABLE) | MT_R(EXEC_BALANCE) |	\
+	 MT_R(NUMA_MIGRATE))
+#define MT_REASONS_AFFINE	MT_R(AFFINITY)
+#define MT_REASONS_PUSH	(MT_R(PUSH_RT) | MT_R(PUSH_DL))
+/* Of mt_cause_reasons[]: the causes with a mask, and the masks' bits. */
+#define MT_NR_CAUSES_WITH_REASONS	7
+#define MT_NR_CAUSE_REASONS						\
+	(HWEIGHT64(MT_REASONS_WAKEUP) + HWEIGHT64(MT_REASONS_FORK) +	\
+	 HWEIGHT64(MT_REASONS_LB) + HWEIGHT64(MT_REASONS_ACTIVE) +		\
+	 HWEIGHT64(MT_REASONS_STOPPER) + HWEIGHT64(MT_REASONS_AFFINE) +	\
+	 HWEIGHT64(MT_REASONS_PUSH))
+extern const u64 mt_cause_reasons[MT_CAUSE_END];
 
 int mt_parse_ulong(const char __user *ubuf, size_t count, bool hex_ok,
 		   unsigned long *val);

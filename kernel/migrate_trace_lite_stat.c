@@ -1,48 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Migration statistics (mstat): per-cause and per-reason counts per period
- * of period_msec, through debugfs migration_stat/.
+ * Migration statistics (mstat): counts per cause and reason in periods of
+ * period_msec, shown by debugfs migration_stat/.
  *
- * Each CPU counts the events of its current period in its own counters.
- * When it sees an event past the end of that period, it adds them to the
- * shared history, one row per period: the only cross-CPU atomics are one
- * per counter per CPU per period, never one per event.  A row is final
- * once every CPU has moved past it, and only final rows are shown.  The
- * history is allocated by the first start and freed by a reset.
+ * Each CPU counts its current period in its own counters and, at its
+ * first event past the period's end, folds them into the shared history,
+ * one row per period: an atomic per counter per period, none per event.
+ * A row is shown once every CPU has moved past it.
  *
- * A reader of the stat file asks no CPU anything: it must not wake the
- * idle CPUs it reports on (a tool polls it once a period).  A CPU whose
- * period ended MS_READ_SLACK_NS before the reader's clock has counted no
- * event since, or it would have moved on: the reader folds that CPU's
- * counts itself, into the CPU's period's row, and holds the rows up to
- * its own time as final for it.  It does not clear them, for the hook
- * increments them with no lock or atomic: it remembers in ->taken what
- * it folded, and each later fold, by a reader or by the CPU, adds only
- * the counts past ->taken.  So every count lands in the history exactly
- * once whatever runs when; a per-CPU lock, taken by the hook only when
- * its period ends, keeps the two folds of one CPU apart and gives the
- * reader its period and end whole on 32-bit kernels.  What the slack
- * covers is a matter of timing: a hook that took its time (or jiffies)
- * before the period's end but increments after the reader looked (it
- * runs with interrupts off: a vCPU stalled by its host, an NMI), and the
- * reader's clock reading ahead of the CPU's (an unstable sched_clock
- * keeps each CPU's within a tick of the others').  An event delayed by
- * more than that still counts, in its period, but a row already shown
- * changes.
+ * A reader sends no IPI, for it must not wake the idle CPUs it reports on.
+ * It folds itself the counts of a CPU whose period ended MS_READ_SLACK_NS
+ * ago, without clearing them: ->taken keeps what was folded, so that each
+ * count reaches the history once, and the CPU's lock, which the hook takes
+ * only at the end of a period, keeps the two folds apart.  The slack
+ * covers a hook that read its time before the period's end but counts
+ * after the reader looked, and clocks a tick apart across CPUs.
  *
- * An event's period is that of its local_clock() time.  While the trace
- * runs, the stat takes the trace's timestamp, so both put an event in the
- * same period.  Alone, it reads no clock for most events: each CPU also
- * keeps the jiffies value a margin short of its period's end, and only
- * events from that tick on read the clock, to land exactly.  The margin
- * (ms_tick_margin()) covers what jiffies may lag behind the clock (the
- * tick code lets it stall for up to MAX_STALLED_JIFFIES, 5, before
- * another CPU takes over) and drift from it over a period (NTP slews
- * jiffies' clocksource by 500 ppm at most, sched_clock not at all).  A
- * kernel whose timekeeping CPU keeps interrupts off for longer than the
- * margin can place an event a period early.  32-bit kernels read the
- * clock for every event: their jiffies wraps in weeks, which a CPU that
- * idles that long would not notice.
+ * An event's period is that of its local_clock() time, the trace's own
+ * timestamp while the trace runs.  Alone, mstat reads the clock only from
+ * a tick a margin before the period's end (ms_tick_margin()); 32-bit
+ * kernels, whose jiffies wrap in weeks, read it for every event.
  */
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
@@ -71,48 +48,9 @@
 /* How long after a CPU's period ended a reader takes it as idle: see above. */
 #define MS_READ_SLACK_NS	(2 * TICK_NSEC)
 
-#define MS_R(name)	BIT_ULL(MT_REASON_##name)
-#define MS_SELECT	(MS_R(WAKE_AFFINE) | MS_R(WAKE_AFFINE_BUSY) |		\
-			 MS_R(IDLE_TARGET) | MS_R(BUSY_TARGET) |		\
-			 MS_R(IDLE_PREV) | MS_R(KTHREAD_PREV) |			\
-			 MS_R(IDLE_RECENT) | MS_R(IDLE_CAPACITY) |		\
-			 MS_R(IDLE_SMT) | MS_R(IDLE_CORE) | MS_R(IDLE_CPU) |	\
-			 MS_R(SLOW_PATH) | MS_R(ENERGY_AWARE) |			\
-			 MS_R(WAKE_CURRENT_CPU) | MS_R(RT_LOWEST_RQ) |		\
-			 MS_R(DL_LATER_RQ) | MS_R(FALLBACK))
-/* A wakeup carries out a move a stopper or a NUMA swap left to it. */
-#define MS_WAKEUP	(MS_SELECT | MS_R(AFFINITY_AT_WAKEUP) | MS_R(NUMA_AT_WAKEUP) | \
-			 MS_R(EXEC_BALANCE) | MS_R(NUMA_MIGRATE))
-#define MS_FORK		(MS_R(SLOW_PATH) | MS_R(RT_LOWEST_RQ) | MS_R(FALLBACK))
-#define MS_LB		GENMASK_ULL(MT_REASON_LB_LAST, MT_REASON_LB_FIRST)
-#define MS_ACTIVE	MS_R(ACTIVE_BALANCE)
-#define MS_STOPPER	(MS_R(AFFINITY) | MS_R(MIGRATE_ENABLE) |		\
-			 MS_R(EXEC_BALANCE) | MS_R(NUMA_MIGRATE))
-#define MS_AFFINE	MS_R(AFFINITY)
-#define MS_PUSH		(MS_R(PUSH_RT) | MS_R(PUSH_DL))
-
-/*
- * The reasons each cause can have; each gets a CAUSE/REASON column after
- * "migrate", and CAUSE/none counts its moves without one, so that a
- * cause's columns add up to its own.
- */
-static const u64 ms_cause_reasons[MT_CAUSE_END] = {
-	[MT_CAUSE_TRY_TO_WAKE_UP]	= MS_WAKEUP,
-	[MT_CAUSE_WAKE_UP_NEW_TASK]	= MS_FORK,
-	[MT_CAUSE_DETACH_TASKS]		= MS_LB,
-	[MT_CAUSE_DETACH_ONE_TASK]	= MS_ACTIVE,
-	[MT_CAUSE_MIGRATION_CPU_STOP]	= MS_STOPPER,
-	[MT_CAUSE_AFFINE_MOVE_TASK]	= MS_AFFINE,
-	[MT_CAUSE_PUSH_CPU_STOP]	= MS_PUSH,
-};
-
-static_assert(MT_REASON_END <= 64);
-
 /* Columns: the causes, then a /none and one per reason of each cause. */
-#define MS_NR_COLS	(MT_NR_CAUSES + 7 + HWEIGHT64(MS_WAKEUP) +		\
-			 HWEIGHT64(MS_FORK) + HWEIGHT64(MS_LB) +		\
-			 HWEIGHT64(MS_ACTIVE) + HWEIGHT64(MS_STOPPER) +		\
-			 HWEIGHT64(MS_AFFINE) + HWEIGHT64(MS_PUSH))
+#define MS_NR_COLS	(MT_NR_CAUSES + MT_NR_CAUSES_WITH_REASONS +		\
+			 MT_NR_CAUSE_REASONS)
 static_assert(MS_NR_COLS <= 256);
 /*
  * The column a move of a cause and reason counts in: its CAUSE/REASON
@@ -235,8 +173,9 @@ static void ms_fold(unsigned int cpu, bool clear)
 
 /*
  * How many ticks short of a period's end of @ticks ticks its events read
- * the clock: eight for a stall of jiffies, and a thousandth of the period
- * for the two clocks' drift over it (see the top of this file).
+ * the clock: eight for jiffies stalled by a busy timekeeper (the tick lets
+ * it lag MAX_STALLED_JIFFIES), and a thousandth of the period for NTP's
+ * slew of jiffies against sched_clock (500 ppm at most).
  */
 static u64 ms_tick_margin(u64 ticks)
 {
@@ -796,11 +735,11 @@ static void __init ms_number_columns(void)
 	unsigned int cause, reason, col = MT_NR_CAUSES;
 
 	for (cause = 1; cause < MT_CAUSE_END; cause++) {
-		u64 reasons = ms_cause_reasons[cause];
+		u64 reasons = mt_cause_reasons[cause];
 
 		if (!reasons)
 			continue;
-		reasons |= MS_R(NONE);
+		reasons |= BIT_ULL(MT_REASON_NONE);
 		for (reason = 0; reason < MT_REASON_END; reason++) {
 			if (!(reasons & BIT_ULL(reason)))
 				continue;
@@ -818,7 +757,7 @@ static void __init ms_number_columns(void)
 	/* Every column is numbered: ms_fold() adds each into its cause's. */
 	WARN_ON(col != MS_NR_COLS);
 	for (cause = 1; cause < MT_CAUSE_END; cause++)
-		if (!ms_cause_reasons[cause])
+		if (!mt_cause_reasons[cause])
 			memset(ms_col[cause], cause - 1, MT_REASON_END);
 }
 
