@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/threads.h>
 #include <linux/uio.h>
@@ -193,6 +194,79 @@ static inline size_t mt_test_pipe_read(char *buf, size_t size)
 static inline void mt_test_pipe_put(void *unused)
 {
 	mt_pipe_put();
+}
+
+/* The moves of one pid a walk finds, in order. */
+struct mt_test_moves {
+	pid_t pid;
+	unsigned int n;
+	struct {
+		u8 cause, reason;
+		u16 from, to;
+	} m[48];
+};
+
+static inline void mt_test_see_moves(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
+{
+	const struct mt_rec_migrate *mig = (const void *)rec;
+	struct mt_test_moves *s = arg;
+
+	if (rec->type == MT_CAUSE_NONE || rec->type >= MT_CAUSE_END ||
+	    mig->pid != s->pid)
+		return;
+	if (s->n < ARRAY_SIZE(s->m)) {
+		s->m[s->n].cause = rec->type;
+		s->m[s->n].reason = rec->reason;
+		s->m[s->n].from = mig->from;
+		s->m[s->n].to = mig->to;
+	}
+	s->n++;
+}
+
+/* The first moves of @s as "cause reason from>to", for a failure's message. */
+static inline const char *mt_test_moves_str(struct kunit *test, const struct mt_test_moves *s)
+{
+	char *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	unsigned int i, len = 0;
+
+	if (!buf)
+		return "";
+	for (i = 0; i < min(s->n, 4U); i++) {
+		u8 r = s->m[i].reason;
+
+		len += scnprintf(buf + len, 256 - len, "%s %s %u>%u; ",
+				 mt_cause_names[s->m[i].cause],
+				 r < MT_REASON_END && mt_reason_names[r] ?
+				 mt_reason_names[r] : "-",
+				 s->m[i].from, s->m[i].to);
+	}
+	if (s->n > 4)
+		scnprintf(buf + len, 256 - len, "(%u more)", s->n - 4);
+	return buf;
+}
+
+/*
+ * Whether the moves of @s are whole: the first leaves @from, each other
+ * leaves the CPU the one before it reached, and the last reaches @to
+ * (unless negative: the task may still be on its way).  A test's own
+ * move is the first; the scheduler may move its thread again before the
+ * trace stops (a balance pulling it while it waits for its CPU), and
+ * those moves must be there too.
+ */
+static inline void mt_test_expect_chain(struct kunit *test,
+					const struct mt_test_moves *s,
+					int from, int to)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_GT(test, s->n, 0U);
+	KUNIT_ASSERT_LE(test, s->n, ARRAY_SIZE(s->m));
+	for (i = 0; i < s->n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->m[i].from, i ? s->m[i - 1].to : from,
+				    "moves: %s", mt_test_moves_str(test, s));
+	if (to >= 0)
+		KUNIT_EXPECT_EQ_MSG(test, s->m[s->n - 1].to, to,
+				    "moves: %s", mt_test_moves_str(test, s));
 }
 
 #endif /* _KERNEL_MIGRATE_TRACE_LITE_TEST_H */

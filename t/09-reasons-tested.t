@@ -41,7 +41,7 @@ for my $g (qw(check topo)) {
 	$sh =~ s/\\\n//g;
 	$runs{$g}{$_} = 1 for map { split ' ' } $sh =~ /^run_tests (.*)$/mg;
 }
-my $kunit = slurp("$top/kernel/migrate_trace_lite_reasons_test.c");
+my $kunit = join('', map { slurp($_) } glob("$top/kernel/migrate_trace_lite*_test.c"));
 my $st = "$top/tools/testing/selftests/migrate_trace_lite";
 my %tally;
 for my $r (@names) {
