@@ -136,16 +136,10 @@ DEFINE_PER_CPU(struct mt_note, mt_notes);
  * wakeup finds no reason rather than a wrong one.  A workqueue's hint
  * also sets wake_cpu; such a wakeup finds nothing either.
  */
-#define MT_DEFERRED_BITS	6
-static unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
+unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
 
 static_assert((ULONG_MAX >> 8) >= PID_MAX_LIMIT);
 static_assert(MT_REASON_END <= 0xff);
-
-static unsigned long *mt_deferred_slot(struct task_struct *p)
-{
-	return &mt_deferred[hash_32(p->pid, MT_DEFERRED_BITS)];
-}
 
 /**
  * __mt_note_deferred() - note the reason of a move left to a wakeup
@@ -157,27 +151,6 @@ static unsigned long *mt_deferred_slot(struct task_struct *p)
 void __mt_note_deferred(struct task_struct *p, unsigned int why)
 {
 	WRITE_ONCE(*mt_deferred_slot(p), (unsigned long)p->pid << 8 | why);
-}
-
-/**
- * mt_take_deferred() - take the reason of a move left to @p's wakeup
- * @p: the task that wakes (or is forked with the pid)
- *
- * Clears the entry unless another task's newer one replaced it.
- *
- * Context: @p's wakeup, under @p->pi_lock, or its fork.
- * Return: the noted reason, or MT_REASON_NONE if none is noted for @p.
- */
-unsigned int mt_take_deferred(struct task_struct *p)
-{
-	unsigned long *slot = mt_deferred_slot(p);
-	unsigned long entry = READ_ONCE(*slot);
-
-	if (entry >> 8 != (unsigned long)p->pid)
-		return MT_REASON_NONE;
-	/* Another task's newer entry in the slot stays. */
-	cmpxchg(slot, entry, 0);
-	return entry & 0xff;
 }
 
 /*

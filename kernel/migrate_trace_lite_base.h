@@ -12,6 +12,8 @@
 #include <linux/migrate_trace_lite.h>
 #include <linux/bitops.h>
 #include <linux/gfp.h>
+#include <linux/hash.h>
+#include <linux/sched.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -65,7 +67,40 @@ ssize_t mt_write_reset(const char __user *ubuf, size_t count,
 		       int (*reset)(void));
 void mt_hooks_get(bool *held);
 void mt_hooks_put(bool *held);
-unsigned int mt_take_deferred(struct task_struct *p);
+
+/*
+ * Moves left to a wakeup, by the task's pid: pid << 8 | reason (see
+ * __mt_note_deferred()).  Inline, for the wakeup hook's path looks here
+ * whenever wake_cpu is not the task's CPU.
+ */
+#define MT_DEFERRED_BITS	6
+extern unsigned long mt_deferred[1 << MT_DEFERRED_BITS];
+
+static inline unsigned long *mt_deferred_slot(struct task_struct *p)
+{
+	return &mt_deferred[hash_32(p->pid, MT_DEFERRED_BITS)];
+}
+
+/**
+ * mt_take_deferred() - take the reason of a move left to @p's wakeup
+ * @p: the task that wakes (or is forked with the pid)
+ *
+ * Clears the entry unless another task's newer one replaced it.
+ *
+ * Context: @p's wakeup, under @p->pi_lock, or its fork.
+ * Return: the noted reason, or MT_REASON_NONE if none is noted for @p.
+ */
+static inline unsigned int mt_take_deferred(struct task_struct *p)
+{
+	unsigned long *slot = mt_deferred_slot(p);
+	unsigned long entry = READ_ONCE(*slot);
+
+	if (entry >> 8 != (unsigned long)p->pid)
+		return MT_REASON_NONE;
+	/* Another task's newer entry in the slot stays. */
+	cmpxchg(slot, entry, 0);
+	return entry & 0xff;
+}
 
 /* Allocations on first use may fail; they never warn or call the OOM killer. */
 #define MT_GFP	(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
