@@ -25,69 +25,26 @@ DEFINE_STATIC_KEY_FALSE(mt_hooks_key);
 /* Serializes every control operation of mt and mstat, and reader opens. */
 DEFINE_MUTEX(mt_mutex);
 
+/*
+ * The names, from the lists of include/linux/migrate_trace_lite.h that
+ * number the enums: in their order, after 0, which has none.
+ */
+#define MT_NAME(e, name)	name,
+
 const char * const mt_cause_names[MT_CAUSE_END] = {
-	[MT_CAUSE_TRY_TO_WAKE_UP]		= "try_to_wake_up",
-	[MT_CAUSE_WAKE_UP_NEW_TASK]		= "wake_up_new_task",
-	[MT_CAUSE_DETACH_TASKS]			= "detach_tasks",
-	[MT_CAUSE_DETACH_ONE_TASK]		= "detach_one_task",
-	[MT_CAUSE_MIGRATION_CPU_STOP]		= "migration_cpu_stop",
-	[MT_CAUSE_AFFINE_MOVE_TASK]		= "affine_move_task",
-	[MT_CAUSE___BALANCE_PUSH_CPU_STOP]	= "__balance_push_cpu_stop",
-	[MT_CAUSE_PUSH_RT_TASK]			= "push_rt_task",
-	[MT_CAUSE_PULL_RT_TASK]			= "pull_rt_task",
-	[MT_CAUSE_PUSH_DL_TASK]			= "push_dl_task",
-	[MT_CAUSE_PULL_DL_TASK]			= "pull_dl_task",
-	[MT_CAUSE_DL_TASK_OFFLINE_MIGRATION]	= "dl_task_offline_migration",
-	[MT_CAUSE_PUSH_CPU_STOP]		= "push_cpu_stop",
-	[MT_CAUSE___MIGRATE_SWAP_TASK]		= "__migrate_swap_task",
-	[MT_CAUSE_TRY_STEAL_COOKIE]		= "try_steal_cookie",
-	[MT_CAUSE_SCHED_TTWU_PENDING]		= "sched_ttwu_pending",
-	[MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ] = "move_remote_task_to_local_dsq",
+	NULL,
+	MT_CAUSES(MT_NAME, MT_NAME)
 };
+
+const char * const mt_reason_names[MT_REASON_END] = {
+	NULL,
+	MT_REASONS(MT_NAME, MT_NAME)
+};
+
+#undef MT_NAME
 
 /* The load balancer's reasons, by enum cpu_idle_type and migration_type. */
 #define MT_LB(idle, type)	(MT_REASON_LB_FIRST + 4 * (idle) + (type))
-
-const char * const mt_reason_names[MT_REASON_END] = {
-	[MT_REASON_WAKE_AFFINE]		= "wake_affine",
-	[MT_REASON_WAKE_AFFINE_BUSY]	= "wake_affine_busy",
-	[MT_REASON_IDLE_TARGET]		= "idle_target",
-	[MT_REASON_BUSY_TARGET]		= "busy_target",
-	[MT_REASON_IDLE_PREV]		= "idle_prev",
-	[MT_REASON_KTHREAD_PREV]	= "kthread_prev",
-	[MT_REASON_IDLE_RECENT]		= "idle_recent",
-	[MT_REASON_IDLE_CAPACITY]	= "idle_capacity",
-	[MT_REASON_IDLE_SMT]		= "idle_smt_sibling",
-	[MT_REASON_IDLE_CORE]		= "idle_core",
-	[MT_REASON_IDLE_CPU]		= "idle_cpu",
-	[MT_REASON_SLOW_PATH]		= "slow_path",
-	[MT_REASON_ENERGY_AWARE]	= "energy_aware",
-	[MT_REASON_WAKE_CURRENT_CPU]	= "wake_current_cpu",
-	[MT_REASON_RT_LOWEST_RQ]	= "rt_lowest_rq",
-	[MT_REASON_DL_LATER_RQ]		= "dl_later_rq",
-	[MT_REASON_FALLBACK]		= "fallback",
-	[MT_REASON_AFFINITY_AT_WAKEUP]	= "affinity_at_wakeup",
-	[MT_REASON_NUMA_AT_WAKEUP]	= "numa_at_wakeup",
-	[MT_REASON_AFFINITY]		= "affinity",
-	[MT_REASON_MIGRATE_ENABLE]	= "migrate_enable",
-	[MT_REASON_EXEC_BALANCE]	= "exec_balance",
-	[MT_REASON_NUMA_MIGRATE]	= "numa_migrate",
-	[MT_REASON_PUSH_RT]		= "rt",
-	[MT_REASON_PUSH_DL]		= "dl",
-	[MT_REASON_ACTIVE_BALANCE]	= "active_balance",
-	[MT_LB(__CPU_NOT_IDLE, 0)]	= "lb_busy_load",
-	[MT_LB(__CPU_NOT_IDLE, 1)]	= "lb_busy_util",
-	[MT_LB(__CPU_NOT_IDLE, 2)]	= "lb_busy_task",
-	[MT_LB(__CPU_NOT_IDLE, 3)]	= "lb_busy_misfit",
-	[MT_LB(CPU_IDLE, 0)]		= "lb_idle_load",
-	[MT_LB(CPU_IDLE, 1)]		= "lb_idle_util",
-	[MT_LB(CPU_IDLE, 2)]		= "lb_idle_task",
-	[MT_LB(CPU_IDLE, 3)]		= "lb_idle_misfit",
-	[MT_LB(CPU_NEWLY_IDLE, 0)]	= "lb_newidle_load",
-	[MT_LB(CPU_NEWLY_IDLE, 1)]	= "lb_newidle_util",
-	[MT_LB(CPU_NEWLY_IDLE, 2)]	= "lb_newidle_task",
-	[MT_LB(CPU_NEWLY_IDLE, 3)]	= "lb_newidle_misfit",
-};
 
 static_assert(MT_REASON_END <= 64);
 
@@ -108,6 +65,12 @@ const u64 mt_cause_reasons[MT_CAUSE_END] = {
 /* Migration types (fair.c's enum migration_type) are load, util, task, misfit. */
 static_assert(CPU_MAX_IDLE_TYPES == 3);
 static_assert(MT_LB(CPU_MAX_IDLE_TYPES, 0) == MT_REASON_END);
+static_assert(MT_LB(__CPU_NOT_IDLE, 0) == MT_REASON_LB_BUSY_LOAD);
+static_assert(MT_LB(CPU_IDLE, 1) == MT_REASON_LB_IDLE_UTIL);
+static_assert(MT_LB(CPU_NEWLY_IDLE, 2) == MT_REASON_LB_NEWIDLE_TASK);
+static_assert(MT_LB(CPU_NEWLY_IDLE, 3) == MT_REASON_LB_LAST);
+/* The formats' numbers: the lists only grow at their ends. */
+static_assert(MT_CAUSE_END == 18 && MT_REASON_LB_FIRST == 27 && MT_REASON_END == 39);
 
 /*
  * The last decision mt_note() or mt_noted() recorded on this CPU, and for

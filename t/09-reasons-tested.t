@@ -1,6 +1,7 @@
 #!/usr/bin/perl
 # Every reason is tested, or argued untestable: harness/reasons-tested
-# lists each name of mt_reason_names (kernel/migrate_trace_lite_base.c) once;
+# lists each name of the list MT_REASONS (include/linux/migrate_trace_lite.h),
+# which mt_reason_names and the trace event are made from, once;
 # a selftest it names runs on the guest it names (harness/guest/*.sh)
 # and holds the reason's name; a KUnit case it names is in the suite.
 use strict;
@@ -18,9 +19,9 @@ sub slurp {
 	return scalar <$fh>;
 }
 
-my ($table) = slurp("$top/kernel/migrate_trace_lite_base.c") =~
-	/mt_reason_names\[MT_REASON_END\] = \{(.*?)\n\};/s;
-my @names = ($table // '') =~ /"(\w+)"/g;
+my ($table) = slurp("$top/include/linux/migrate_trace_lite.h") =~
+	/^#define MT_REASONS\(em, em_last\)((?:.*\\\n)*.*)/m;
+my @names = ($table // '') =~ /^\s*em(?:_last)?\(MT_REASON_\w+, "(\w+)"\)/mg;
 is(scalar @names, 38, 'the kernel names 38 reasons');
 
 my (%where, %why, %count);

@@ -21,29 +21,40 @@
 struct task_struct;
 
 /*
- * Why a task changed CPU: the scheduler function that decided the move.
- * The numbers are written into trace and stat headers, so a new cause is
- * appended at the end and the names in migrate_trace_lite.c follow.
+ * Why a task changed CPU: the scheduler function that decided the move
+ * (the cause), and what inside it decided (the reason).  Each list below
+ * is the one table of its enum: the enum, the names mt and mstat print
+ * (migrate_trace_lite_base.c) and the trace event's __print_symbolic()
+ * pairs (include/trace/events/migrate_trace_lite.h) are generated from
+ * it, em_last() being its last entry.  The numbers are written into trace and
+ * stat headers, so a new cause or reason is appended at the end of its
+ * list, and a retired one keeps its number and name.
  */
+#define MT_CAUSES(em, em_last)								\
+	em(MT_CAUSE_TRY_TO_WAKE_UP, "try_to_wake_up")					\
+	em(MT_CAUSE_WAKE_UP_NEW_TASK, "wake_up_new_task")				\
+	em(MT_CAUSE_DETACH_TASKS, "detach_tasks")					\
+	em(MT_CAUSE_DETACH_ONE_TASK, "detach_one_task")					\
+	em(MT_CAUSE_MIGRATION_CPU_STOP, "migration_cpu_stop")				\
+	em(MT_CAUSE_AFFINE_MOVE_TASK, "affine_move_task")				\
+	em(MT_CAUSE___BALANCE_PUSH_CPU_STOP, "__balance_push_cpu_stop")			\
+	em(MT_CAUSE_PUSH_RT_TASK, "push_rt_task")					\
+	em(MT_CAUSE_PULL_RT_TASK, "pull_rt_task")					\
+	em(MT_CAUSE_PUSH_DL_TASK, "push_dl_task")					\
+	em(MT_CAUSE_PULL_DL_TASK, "pull_dl_task")					\
+	em(MT_CAUSE_DL_TASK_OFFLINE_MIGRATION, "dl_task_offline_migration")		\
+	em(MT_CAUSE_PUSH_CPU_STOP, "push_cpu_stop")					\
+	em(MT_CAUSE___MIGRATE_SWAP_TASK, "__migrate_swap_task")				\
+	em(MT_CAUSE_TRY_STEAL_COOKIE, "try_steal_cookie")				\
+	em(MT_CAUSE_SCHED_TTWU_PENDING, "sched_ttwu_pending")				\
+	em_last(MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ, "move_remote_task_to_local_dsq")
+
+/* An entry of the enums; the name goes to the tables. */
+#define MT_ENUM(e, name)	e,
+
 enum mt_cause {
 	MT_CAUSE_NONE,			/* not a cause: 0 is never recorded */
-	MT_CAUSE_TRY_TO_WAKE_UP,
-	MT_CAUSE_WAKE_UP_NEW_TASK,
-	MT_CAUSE_DETACH_TASKS,
-	MT_CAUSE_DETACH_ONE_TASK,
-	MT_CAUSE_MIGRATION_CPU_STOP,
-	MT_CAUSE_AFFINE_MOVE_TASK,
-	MT_CAUSE___BALANCE_PUSH_CPU_STOP,
-	MT_CAUSE_PUSH_RT_TASK,
-	MT_CAUSE_PULL_RT_TASK,
-	MT_CAUSE_PUSH_DL_TASK,
-	MT_CAUSE_PULL_DL_TASK,
-	MT_CAUSE_DL_TASK_OFFLINE_MIGRATION,
-	MT_CAUSE_PUSH_CPU_STOP,
-	MT_CAUSE___MIGRATE_SWAP_TASK,
-	MT_CAUSE_TRY_STEAL_COOKIE,
-	MT_CAUSE_SCHED_TTWU_PENDING,
-	MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ,
+	MT_CAUSES(MT_ENUM, MT_ENUM)
 	MT_CAUSE_END,
 };
 
@@ -51,45 +62,72 @@ enum mt_cause {
 
 /*
  * What inside the cause decided the move.  0 means no finer reason is
- * known.  Numbered like the causes: new reasons go at the end.
+ * known.  The load balancer's reasons are lb_<idle type>_<migration
+ * type>: MT_REASON_LB_FIRST + idle type * 4 + migration type.
  */
+#define MT_REASONS(em, em_last)							\
+	/* select_task_rq() for a wakeup or a fork, noted where it decided */	\
+	/* idle target was the waker's CPU */					\
+	em(MT_REASON_WAKE_AFFINE, "wake_affine")				\
+	/* nothing idle: the waker's CPU */					\
+	em(MT_REASON_WAKE_AFFINE_BUSY, "wake_affine_busy")			\
+	em(MT_REASON_IDLE_TARGET, "idle_target")				\
+	em(MT_REASON_BUSY_TARGET, "busy_target")				\
+	em(MT_REASON_IDLE_PREV, "idle_prev")					\
+	/* stacked on a per-CPU kthread */					\
+	em(MT_REASON_KTHREAD_PREV, "kthread_prev")				\
+	em(MT_REASON_IDLE_RECENT, "idle_recent")				\
+	em(MT_REASON_IDLE_CAPACITY, "idle_capacity")				\
+	em(MT_REASON_IDLE_SMT, "idle_smt_sibling")				\
+	em(MT_REASON_IDLE_CORE, "idle_core")					\
+	em(MT_REASON_IDLE_CPU, "idle_cpu")					\
+	/* sched_balance_find_dst_cpu() */					\
+	em(MT_REASON_SLOW_PATH, "slow_path")					\
+	em(MT_REASON_ENERGY_AWARE, "energy_aware")				\
+	em(MT_REASON_WAKE_CURRENT_CPU, "wake_current_cpu")			\
+	em(MT_REASON_RT_LOWEST_RQ, "rt_lowest_rq")				\
+	em(MT_REASON_DL_LATER_RQ, "dl_later_rq")				\
+	/* select_fallback_rq() */						\
+	em(MT_REASON_FALLBACK, "fallback")					\
+	/* a wakeup that completes a move decided while the task slept */	\
+	/* its CPU is no longer allowed */					\
+	em(MT_REASON_AFFINITY_AT_WAKEUP, "affinity_at_wakeup")			\
+	/* p->wake_cpu set by a NUMA swap */					\
+	em(MT_REASON_NUMA_AT_WAKEUP, "numa_at_wakeup")				\
+	/* migration_cpu_stop() and affine_move_task() */			\
+	/* set_cpus_allowed: setaffinity, cpuset */				\
+	em(MT_REASON_AFFINITY, "affinity")					\
+	em(MT_REASON_MIGRATE_ENABLE, "migrate_enable") /* retired */		\
+	em(MT_REASON_EXEC_BALANCE, "exec_balance")				\
+	em(MT_REASON_NUMA_MIGRATE, "numa_migrate")				\
+	/* push_cpu_stop() */							\
+	em(MT_REASON_PUSH_RT, "rt")						\
+	em(MT_REASON_PUSH_DL, "dl")						\
+	/* the load balancer: detach_one_task(), then detach_tasks() */		\
+	em(MT_REASON_ACTIVE_BALANCE, "active_balance")				\
+	/* lb_<idle type>_<migration type>, from MT_REASON_LB_FIRST */		\
+	em(MT_REASON_LB_BUSY_LOAD, "lb_busy_load")				\
+	em(MT_REASON_LB_BUSY_UTIL, "lb_busy_util")				\
+	em(MT_REASON_LB_BUSY_TASK, "lb_busy_task")				\
+	em(MT_REASON_LB_BUSY_MISFIT, "lb_busy_misfit")				\
+	em(MT_REASON_LB_IDLE_LOAD, "lb_idle_load")				\
+	em(MT_REASON_LB_IDLE_UTIL, "lb_idle_util")				\
+	em(MT_REASON_LB_IDLE_TASK, "lb_idle_task")				\
+	em(MT_REASON_LB_IDLE_MISFIT, "lb_idle_misfit")				\
+	em(MT_REASON_LB_NEWIDLE_LOAD, "lb_newidle_load")			\
+	em(MT_REASON_LB_NEWIDLE_UTIL, "lb_newidle_util")			\
+	em(MT_REASON_LB_NEWIDLE_TASK, "lb_newidle_task")			\
+	em_last(MT_REASON_LB_NEWIDLE_MISFIT, "lb_newidle_misfit")
+
 enum mt_reason {
 	MT_REASON_NONE,
-	/* select_task_rq() for a wakeup or a fork, noted where it decided */
-	MT_REASON_WAKE_AFFINE,		/* idle target was the waker's CPU */
-	MT_REASON_WAKE_AFFINE_BUSY,	/* nothing idle: the waker's CPU */
-	MT_REASON_IDLE_TARGET,
-	MT_REASON_BUSY_TARGET,
-	MT_REASON_IDLE_PREV,
-	MT_REASON_KTHREAD_PREV,		/* stacked on a per-CPU kthread */
-	MT_REASON_IDLE_RECENT,
-	MT_REASON_IDLE_CAPACITY,
-	MT_REASON_IDLE_SMT,
-	MT_REASON_IDLE_CORE,
-	MT_REASON_IDLE_CPU,
-	MT_REASON_SLOW_PATH,		/* sched_balance_find_dst_cpu() */
-	MT_REASON_ENERGY_AWARE,
-	MT_REASON_WAKE_CURRENT_CPU,
-	MT_REASON_RT_LOWEST_RQ,
-	MT_REASON_DL_LATER_RQ,
-	MT_REASON_FALLBACK,		/* select_fallback_rq() */
-	/* a wakeup that completes a move decided while the task slept */
-	MT_REASON_AFFINITY_AT_WAKEUP,	/* its CPU is no longer allowed */
-	MT_REASON_NUMA_AT_WAKEUP,	/* p->wake_cpu set by a NUMA swap */
-	/* migration_cpu_stop() and affine_move_task() */
-	MT_REASON_AFFINITY,		/* set_cpus_allowed: setaffinity, cpuset */
-	MT_REASON_MIGRATE_ENABLE,	/* retired: such a move is an affinity one */
-	MT_REASON_EXEC_BALANCE,
-	MT_REASON_NUMA_MIGRATE,
-	/* push_cpu_stop() */
-	MT_REASON_PUSH_RT,
-	MT_REASON_PUSH_DL,
-	/* the load balancer: detach_one_task(), then detach_tasks() */
-	MT_REASON_ACTIVE_BALANCE,
-	MT_REASON_LB_FIRST,		/* + idle type * 4 + migration type */
-	MT_REASON_LB_LAST = MT_REASON_LB_FIRST + 3 * 4 - 1,
+	MT_REASONS(MT_ENUM, MT_ENUM)
 	MT_REASON_END,
+	MT_REASON_LB_FIRST = MT_REASON_LB_BUSY_LOAD,
+	MT_REASON_LB_LAST = MT_REASON_LB_NEWIDLE_MISFIT,
 };
+
+#undef MT_ENUM
 
 /* A hook's cause and reason in one argument. */
 #define MT_WHY(cause, reason)	((cause) | (reason) << 8)
