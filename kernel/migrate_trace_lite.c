@@ -24,6 +24,61 @@
 
 #include "migrate_trace_lite.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/migrate_trace_lite.h>
+
+/* Whether the event's consumers hold a reference on the hooks. */
+static bool mt_event_held;
+
+/**
+ * mt_event_reg() - the event's first consumer turns the hooks on
+ *
+ * Takes the event's reference on the hooks' static key, which mt and
+ * mstat share, so that the hooks fire the event with both off.
+ *
+ * Context: tracepoint_probe_register() of the first probe, under
+ * tracepoints_mutex; process context, may sleep.
+ * Return: 0.
+ */
+int mt_event_reg(void)
+{
+	mutex_lock(&mt_mutex);
+	mt_hooks_get(&mt_event_held);
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+
+/**
+ * mt_event_unreg() - the event's last consumer is gone
+ *
+ * Drops the event's reference on the hooks: with mt and mstat off, every
+ * hook is a NOP again.
+ *
+ * Context: tracepoint_probe_unregister() of the last probe, under
+ * tracepoints_mutex; process context, may sleep.
+ */
+void mt_event_unreg(void)
+{
+	mutex_lock(&mt_mutex);
+	mt_hooks_put(&mt_event_held);
+	mutex_unlock(&mt_mutex);
+}
+
+/* Fire the event for a move of @p to @to: MT_WHY(cause, reason) in @why. */
+static noinline __cold void mt_event(struct task_struct *p, unsigned int to,
+				     unsigned int why)
+{
+	trace_sched_migrate_reason(p, to, why & 0xff, why >> 8);
+}
+
+/* The event, if enabled: a static branch, then a call out of line. */
+static __always_inline void mt_event_maybe(struct task_struct *p,
+					   unsigned int to, unsigned int why)
+{
+	if (trace_sched_migrate_reason_enabled())
+		mt_event(p, to, why);
+}
+
 /* A placement kept the task's CPU: its note must not reach a later move. */
 static __always_inline void mt_drop_note(void)
 {
@@ -222,8 +277,9 @@ static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
  * @p: the waking task
  * @new_cpu: the CPU try_to_wake_up() chose
  *
- * Logs the move if the trace runs, else counts it if the stat runs.  A
- * task that stays drops the note its wakeup left.
+ * Logs the move if the trace runs, else counts it if the stat runs, and
+ * fires sched_migrate_reason if it is enabled.  A task that stays drops
+ * the note its wakeup left.
  *
  * Context: irqs off, under @p->pi_lock.
  */
@@ -236,10 +292,17 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 	}
 	if (mt_trace_running()) {
 		u64 now = mt_move_begin();
+		unsigned int why = mt_wakeup_why(p, new_cpu);
 
-		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
+		mt_event_maybe(p, new_cpu, why);
+		mt_log_and_count_at(p, new_cpu, why, now);
 	} else if (ms_stat_running()) {
-		ms_count_untimed(mt_wakeup_why(p, new_cpu));
+		unsigned int why = mt_wakeup_why(p, new_cpu);
+
+		mt_event_maybe(p, new_cpu, why);
+		ms_count_untimed(why);
+	} else if (trace_sched_migrate_reason_enabled()) {
+		mt_event(p, new_cpu, mt_wakeup_why(p, new_cpu));
 	}
 }
 
@@ -259,8 +322,9 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
  * @new_cpu: the CPU it moves to
  * @why: the cause, or MT_WHY(cause, reason) if the hook site knows it
  *
- * Logs the move if the trace runs, else counts it if the stat runs.  A
- * bad cause or reason warns once and is ignored.
+ * Logs the move if the trace runs, else counts it if the stat runs, and
+ * fires sched_migrate_reason if it is enabled.  A bad cause or reason
+ * warns once and is ignored.
  *
  * Context: irqs off, under @p->pi_lock or its runqueue's lock.
  */
@@ -282,9 +346,15 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	if (mt_trace_running()) {
 		u64 now = mt_move_begin();
 
-		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
+		why = mt_move_why(p, new_cpu, why);
+		mt_event_maybe(p, new_cpu, why);
+		mt_log_and_count_at(p, new_cpu, why, now);
 	} else if (ms_stat_running()) {
-		ms_count_untimed(mt_move_why(p, new_cpu, why));
+		why = mt_move_why(p, new_cpu, why);
+		mt_event_maybe(p, new_cpu, why);
+		ms_count_untimed(why);
+	} else if (trace_sched_migrate_reason_enabled()) {
+		mt_event(p, new_cpu, mt_move_why(p, new_cpu, why));
 	}
 }
 
