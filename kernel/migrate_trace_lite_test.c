@@ -17,6 +17,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/threads.h>
+#include <trace/events/migrate_trace_lite.h>
 
 #include "migrate_trace_lite_test.h"
 
@@ -717,6 +718,161 @@ static void mt_test_stat_remote_read(struct kunit *test)
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
+#ifdef CONFIG_TRACEPOINTS
+/* What the test's probe of sched_migrate_reason saw of the made-up task. */
+static struct {
+	struct task_struct *p;
+	unsigned int calls;
+	int dest_cpu;
+	unsigned int cause;
+	unsigned int reason;
+} mt_test_event_seen;
+
+static void mt_test_event_probe(void *data, struct task_struct *p,
+				int dest_cpu, unsigned int cause,
+				unsigned int reason)
+{
+	/* The scheduler's own moves fire it too: only the test's task counts. */
+	if (p != READ_ONCE(mt_test_event_seen.p))
+		return;
+	WRITE_ONCE(mt_test_event_seen.calls, mt_test_event_seen.calls + 1);
+	WRITE_ONCE(mt_test_event_seen.dest_cpu, dest_cpu);
+	WRITE_ONCE(mt_test_event_seen.cause, cause);
+	WRITE_ONCE(mt_test_event_seen.reason, reason);
+}
+
+static int mt_test_event_on(void)
+{
+	return register_trace_sched_migrate_reason(mt_test_event_probe, NULL);
+}
+
+static void mt_test_event_off(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, unregister_trace_sched_migrate_reason(mt_test_event_probe,
+								    NULL), 0);
+	tracepoint_synchronize_unregister();
+}
+
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+static int ms_test_restart(void)
+{
+	int ret = ms_reset_locked();
+
+	return ret ? ret : ms_start_locked();
+}
+#endif
+
+/* The three consumers of the hooks: the event, mt and mstat. */
+static void mt_test_consumer(struct kunit *test, int which, bool on)
+{
+	switch (which) {
+	case 0:
+		if (on)
+			KUNIT_EXPECT_EQ(test, mt_test_event_on(), 0);
+		else
+			mt_test_event_off(test);
+		break;
+	case 1:
+		/* Continued: a stopped trace needs no reset to go on. */
+		KUNIT_EXPECT_EQ(test, mt_trace_enable(on, 1), 0);
+		break;
+	default:
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+		if (on)
+			KUNIT_EXPECT_EQ(test, mt_test_locked(ms_test_restart), 0);
+		else
+			mt_test_locked(ms_test_stop);
+#endif
+		break;
+	}
+}
+
+static const u8 mt_test_orders[6][3] = {
+	{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+};
+
+/*
+ * The event, mt and mstat each hold one reference on the hooks' key while
+ * on: after every enable and disable, in every order of enabling and of
+ * disabling, the count is the number of consumers on, and 0 (every hook
+ * a NOP) once all are off.
+ */
+static void mt_test_event_key_balance(struct kunit *test)
+{
+	int nr = IS_ENABLED(CONFIG_SNSC_LITE_MIGRATION_STAT) ? 3 : 2;
+	int e, d, k, on;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
+	for (e = 0; e < ARRAY_SIZE(mt_test_orders); e++) {
+		for (d = 0; d < ARRAY_SIZE(mt_test_orders); d++) {
+			on = 0;
+			for (k = 0; k < 3; k++) {
+				if (mt_test_orders[e][k] >= nr)
+					continue;
+				mt_test_consumer(test, mt_test_orders[e][k], true);
+				KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), ++on);
+			}
+			/* A second start of mt changes nothing. */
+			KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 1), 0);
+			KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), on);
+			for (k = 0; k < 3; k++) {
+				if (mt_test_orders[d][k] >= nr)
+					continue;
+				mt_test_consumer(test, mt_test_orders[d][k], false);
+				KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), --on);
+			}
+			KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
+		}
+	}
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mt_hooks_key));
+}
+
+/*
+ * With mt and mstat off, a move through each hook reaches a probe of the
+ * event with its cause and reason; a move that keeps the CPU does not.
+ */
+static void mt_test_event_move(struct kunit *test)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_test_event");
+	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
+	unsigned long flags;
+
+	memset(&mt_test_event_seen, 0, sizeof(mt_test_event_seen));
+	WRITE_ONCE(mt_test_event_seen.p, t);
+	KUNIT_ASSERT_EQ(test, mt_test_event_on(), 0);
+	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 1);
+	local_irq_save(flags);
+	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
+					MT_REASON_LB_IDLE_UTIL));
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.dest_cpu, to);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_DETACH_TASKS);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_LB_IDLE_UTIL);
+	local_irq_save(flags);
+	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_PUSH_RT_TASK, MT_REASON_RT_LOWEST_RQ));
+	__mt_migrate_task(t, task_cpu(t), MT_WHY(MT_CAUSE_PUSH_DL_TASK, 0));
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 2);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_PUSH_RT_TASK);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_RT_LOWEST_RQ);
+	/* With mt on as well: the same move, the same why. */
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_MIGRATION_CPU_STOP,
+					MT_REASON_AFFINITY));
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 3);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_MIGRATION_CPU_STOP);
+	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_AFFINITY);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	mt_test_event_off(test);
+	WRITE_ONCE(mt_test_event_seen.p, NULL);
+	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
+}
+#endif /* CONFIG_TRACEPOINTS */
+
 static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_api_mark),
 	KUNIT_CASE(mt_test_mark_while_stopped),
@@ -734,6 +890,10 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),
 	KUNIT_CASE(mt_test_stat_remote_read),
+#endif
+#ifdef CONFIG_TRACEPOINTS
+	KUNIT_CASE(mt_test_event_key_balance),
+	KUNIT_CASE(mt_test_event_move),
 #endif
 	{}
 };

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The trace event sched:sched_migrate_reason, read through tracefs: it
+# works with mt and mstat off (enabling it turns the hooks on), prints
+# the names of causes and reasons, ftrace's filter selects by cause, and
+# with mt running over the same window its per-(cause, reason) counts
+# for the window's user tasks equal mt's.
+
+. "$(dirname "$0")/mt_lib.sh"
+
+EV=$TRACING/events/sched/sched_migrate_reason
+MS_DIR=/sys/kernel/debug/migration_stat
+
+ktap_print_header
+mt_require
+if [ ! -d "$EV" ]; then
+	ktap_skip_all "no $EV: no CONFIG_TRACEPOINTS, or tracefs not mounted"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 8
+
+# ev_run FILE CMD...: the event alone on a clean buffer while CMD runs;
+# its lines to FILE.
+ev_run() {
+	out=$1
+	shift
+	echo 0 >"$TRACING/tracing_on"
+	echo 8192 >"$TRACING/buffer_size_kb"
+	echo >"$TRACING/trace"
+	echo 1 >"$EV/enable"
+	echo 1 >"$TRACING/tracing_on"
+	"$@"
+	echo 0 >"$TRACING/tracing_on"
+	echo 0 >"$EV/enable"
+	grep 'sched_migrate_reason:' "$TRACING/trace" >"$out"
+}
+
+# The event's lines as "PID CAUSE REASON".
+ev_fields() {
+	awk '{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2]
+		}
+		print v["pid"], v["cause"], v["reason"]
+	}' "$1"
+}
+
+workload() {
+	"$HELPER" mixed 3 /bin/true
+	[ "$(nproc)" -ge 2 ] && "$HELPER" fifo 4 500
+	return 0
+}
+
+mt_reset
+mt_stop
+[ -d "$MS_DIR" ] && echo 0 >"$MS_DIR/enable"
+# 1-3: the event alone.
+check "mt and mstat are off" "$(mt_state) $(cat "$MS_DIR/enable" 2>/dev/null || echo 0)" "0 0"
+ev_run "$TMPD/alone" workload
+n=$(wc -l <"$TMPD/alone")
+ktap_print_msg "  the event alone: $n moves:" \
+	"$(ev_fields "$TMPD/alone" | awk '{ print $2 }' | sort | uniq -c | tr -s ' \n' '  ')"
+check "with mt and mstat off, the event sees moves of try_to_wake_up" \
+	"$(some "$(ev_fields "$TMPD/alone" | grep -c ' try_to_wake_up ')")" yes
+check "every line names its cause and reason" \
+	"$(ev_fields "$TMPD/alone" | awk '$2 !~ /^[a-z_]+$/ || $3 !~ /^[a-z_]+$/' | head -3)" ""
+
+# 4-5: ftrace's filter on cause 1, try_to_wake_up.
+echo 'cause == 1' >"$EV/filter"
+ev_run "$TMPD/filtered" workload
+echo 0 >"$EV/filter"
+check "the filter cause == 1 keeps moves" \
+	"$(some "$(wc -l <"$TMPD/filtered")")" yes
+check "the filter cause == 1 keeps only try_to_wake_up" \
+	"$(ev_fields "$TMPD/filtered" | awk '$2 != "try_to_wake_up"' | head -3)" ""
+
+# 6-8: beside mt, over the same window and a little more.
+mt_reset
+both() {
+	mt_start
+	workload
+	mt_stop
+}
+ev_run "$TMPD/both" both
+T=$TMPD/trace
+mt_save "$T"
+check "mt lost nothing" "$(mt_lost "$T")" "0 0"
+# The user tasks mt saw created: they move only inside the window.
+mt_events "$T" copy_process | awk '{ print $1 }' | sort -u |
+	while read -r p; do mt_is_kthread "$p" || echo "$p"; done >"$TMPD/pids"
+mt_migrations "$T" | awk -v f="$TMPD/pids" '
+	BEGIN { while ((getline p <f) > 0) want[p] = 1 }
+	$1 in want { n[$4 " " $5]++ }
+	END { for (k in n) print k, n[k] }' | sort >"$TMPD/ours"
+ev_fields "$TMPD/both" | awk -v f="$TMPD/pids" '
+	BEGIN { while ((getline p <f) > 0) want[p] = 1 }
+	$1 in want { n[$2 " " $3]++ }
+	END { for (k in n) print k, n[k] }' | sort >"$TMPD/theirs"
+ktap_print_msg "  $(wc -l <"$TMPD/pids") tasks," \
+	"$(awk '{ s += $3 } END { print s + 0 }' "$TMPD/ours") moves by mt in" \
+	"$(wc -l <"$TMPD/ours") (cause, reason) pairs"
+check "mt saw moves of the window's tasks" "$(some "$(wc -l <"$TMPD/ours")")" yes
+if cmp -s "$TMPD/ours" "$TMPD/theirs"; then
+	ktap_test_pass "per (cause, reason), the event's counts equal mt's"
+else
+	ktap_test_fail "per (cause, reason), the event's counts equal mt's"
+	diff "$TMPD/ours" "$TMPD/theirs" | head -10 | sed 's/^/#   /'
+fi
+mt_reset
+
+ktap_finished
