@@ -9,7 +9,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -828,6 +830,68 @@ static void mt_test_event_key_balance(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mt_hooks_key));
 }
 
+/* A consumer toggled by a thread of its own, beside the others. */
+struct mt_test_toggler {
+	int which;
+	int errors;
+	struct completion done;
+};
+
+static int mt_test_toggle_fn(void *data)
+{
+	struct mt_test_toggler *t = data;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		switch (t->which) {
+		case 0:
+			t->errors += !!mt_test_event_on();
+			t->errors += !!unregister_trace_sched_migrate_reason(mt_test_event_probe,
+									     NULL);
+			break;
+		case 1:
+			t->errors += !!mt_trace_enable(1, 1);
+			t->errors += !!mt_trace_enable(0, 0);
+			break;
+		default:
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+			t->errors += !!mt_test_locked(ms_test_restart);
+			mt_test_locked(ms_test_stop);
+#endif
+			break;
+		}
+	}
+	complete(&t->done);
+	return 0;
+}
+
+/*
+ * The three consumers toggled at once, each by its own thread: once all
+ * are done, the hooks' key is 0 again.
+ */
+static void mt_test_event_key_concurrent(struct kunit *test)
+{
+	struct mt_test_toggler t[3];
+	struct task_struct *k;
+	int i;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
+	for (i = 0; i < 3; i++) {
+		t[i].which = i;
+		t[i].errors = 0;
+		init_completion(&t[i].done);
+		k = kthread_run(mt_test_toggle_fn, &t[i], "mt_toggle/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	}
+	for (i = 0; i < 3; i++) {
+		wait_for_completion(&t[i].done);
+		KUNIT_EXPECT_EQ(test, t[i].errors, 0);
+	}
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
+}
+
 /*
  * With mt and mstat off, a move through each hook reaches a probe of the
  * event with its cause and reason; a move that keeps the CPU does not.
@@ -893,6 +957,7 @@ static struct kunit_case mt_test_cases[] = {
 #endif
 #ifdef CONFIG_TRACEPOINTS
 	KUNIT_CASE(mt_test_event_key_balance),
+	KUNIT_CASE(mt_test_event_key_concurrent),
 	KUNIT_CASE(mt_test_event_move),
 #endif
 	{}
