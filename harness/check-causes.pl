@@ -134,9 +134,9 @@ if (open(my $h, '<', "$tree/include/linux/migrate_trace_lite.h")) {
 }
 my ($body) = $enum =~ /enum mt_cause \{(.*?)\};/s;
 push @results, [defined $body ? 1 : 0, "include/linux/migrate_trace_lite.h defines enum mt_cause"];
-# The enum is made from the list MT_CAUSES(em, em_last): its lines continue
-# with a backslash.
-my ($list) = $enum =~ /^#define MT_CAUSES\(em, em_last\)((?:.*\\\n)*.*)/m;
+# The enum is made from the list MT_CAUSES, one MT_EM(MT_CAUSE_X, N, "x")
+# a line: its lines continue with a backslash.
+my ($list) = $enum =~ /^#define MT_CAUSES MT_LIST\(((?:.*\\\n)*.*)/m;
 $body .= $list if defined $body && defined $list;
 for my $c ($body ? $body =~ /\b(MT_CAUSE_\w+)/g : ()) {
 	next if $c eq 'MT_CAUSE_NONE' || $c eq 'MT_CAUSE_END';

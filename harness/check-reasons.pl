@@ -75,7 +75,7 @@ sub produced {
 	$text =~ s@/\*.*?\*/@@gs;
 	$text =~ s@//[^\n]*@@g;
 	$text =~ s/enum mt_reason \{.*?\};//s;
-	$text =~ s/^#define MT_REASONS\(em, em_last\)(?:.*\\\n)*.*//m;
+	$text =~ s/^#define MT_REASONS MT_LIST\((?:.*\\\n)*.*//m;
 	$text =~ s/(?:[=!]=\s*|\bcase\s+)MT_REASON_\w+//g;
 	$text =~ s/MT_REASON_\w+\s*[=!]=//g;
 	return $text =~ /(?<!\[)\b(MT_REASON_\w+)\b(?!\])/g;
@@ -122,14 +122,14 @@ my $h = slurp("$tree/include/linux/migrate_trace_lite.h");
 $used{$_} = 1 for produced(slurp("$tree/kernel/migrate_trace_lite.c")), produced($h);
 my ($body) = $h =~ /enum mt_reason \{(.*?)\};/s;
 push @results, [defined $body ? 1 : 0, "include/linux/migrate_trace_lite.h defines enum mt_reason"];
-# The enum is made from the list MT_REASONS(em, em_last), one em(MT_REASON_X,
-# "x") a line; the load balancer's, computed from MT_REASON_LB_FIRST, are
+# The enum is made from the list MT_REASONS, one MT_EM(MT_REASON_X, N, "x")
+# a line; the load balancer's, computed from MT_REASON_LB_FIRST, are
 # produced with it.
-my ($list) = $h =~ /^#define MT_REASONS\(em, em_last\)((?:.*\\\n)*.*)/m;
-my @listed = ($list // '') =~ /^\s*em(?:_last)?\((MT_REASON_\w+),.*$/mg;
+my ($list) = $h =~ /^#define MT_REASONS MT_LIST\(((?:.*\\\n)*.*)/m;
+my @listed = ($list // '') =~ /^\s*MT_EM\((MT_REASON_\w+),.*$/mg;
 # A retired reason keeps its number and name (the formats list it) but
 # names no move: its list line says "retired", and no code produces it.
-my %retired = map { $_ => 1 } ($list // '') =~ /^\s*em(?:_last)?\((MT_REASON_\w+),[^)]*\)\s*\/\*\s*retired\b/mg;
+my %retired = map { $_ => 1 } ($list // '') =~ /^\s*MT_EM\((MT_REASON_\w+),[^)]*\),?\s*\/\*\s*retired\b/mg;
 for my $r (($body ? $body =~ /^\s*(MT_REASON_\w+)/mg : ()), grep { !/^MT_REASON_LB_/ } @listed) {
 	next if $r =~ /^MT_REASON_(NONE|END|LB_LAST)$/;
 	if ($retired{$r}) {

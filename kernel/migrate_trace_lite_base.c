@@ -8,6 +8,7 @@
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
 
+#include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -26,22 +27,24 @@ DEFINE_STATIC_KEY_FALSE(mt_hooks_key);
 DEFINE_MUTEX(mt_mutex);
 
 /*
- * The names, from the lists of include/linux/migrate_trace_lite.h that
- * number the enums: in their order, after 0, which has none.
+ * The names, from the lists of include/linux/migrate_trace_lite.h, in
+ * their order after 0, which has none.  Each entry's number must be its
+ * enumerator's value (the formats and the trace event spell the numbers
+ * out): a list whose numbers drift fails the build here.
  */
-#define MT_NAME(e, name)	name,
+#define MT_EM(e, n, name)	((name) + BUILD_BUG_ON_ZERO((n) != (e)))
 
 const char * const mt_cause_names[MT_CAUSE_END] = {
 	NULL,
-	MT_CAUSES(MT_NAME, MT_NAME)
+	MT_CAUSES
 };
 
 const char * const mt_reason_names[MT_REASON_END] = {
 	NULL,
-	MT_REASONS(MT_NAME, MT_NAME)
+	MT_REASONS
 };
 
-#undef MT_NAME
+#undef MT_EM
 
 /* The load balancer's reasons, by enum cpu_idle_type and migration_type. */
 #define MT_LB(idle, type)	(MT_REASON_LB_FIRST + 4 * (idle) + (type))

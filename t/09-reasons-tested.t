@@ -20,8 +20,8 @@ sub slurp {
 }
 
 my ($table) = slurp("$top/include/linux/migrate_trace_lite.h") =~
-	/^#define MT_REASONS\(em, em_last\)((?:.*\\\n)*.*)/m;
-my @names = ($table // '') =~ /^\s*em(?:_last)?\(MT_REASON_\w+, "(\w+)"\)/mg;
+	/^#define MT_REASONS MT_LIST\(((?:.*\\\n)*.*)/m;
+my @names = ($table // '') =~ /^\s*MT_EM\(MT_REASON_\w+, \d+, "(\w+)"\)/mg;
 is(scalar @names, 38, 'the kernel names 38 reasons');
 
 my (%where, %why, %count);

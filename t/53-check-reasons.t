@@ -35,14 +35,14 @@ for my $f (qw(fair rt deadline core)) {
 					   split /^/, slurp("$top/kernel/sched/$f.c.patch"));
 }
 my ($enum) = $files{'include/linux/migrate_trace_lite.h'} =~ /enum mt_reason \{(.*?)\};/s;
-# Its list, MT_REASONS(em, em_last), which the enum, the names and the event
+# Its list, MT_REASONS, which the enum, the names and the event
 # are made from; the load balancer's reasons come from MT_REASON_LB_FIRST.
-my ($list) = $files{'include/linux/migrate_trace_lite.h'} =~ /^#define MT_REASONS\(em, em_last\)((?:.*\\\n)*.*)/m;
+my ($list) = $files{'include/linux/migrate_trace_lite.h'} =~ /^#define MT_REASONS MT_LIST\(((?:.*\\\n)*.*)/m;
 # Retired reasons (the list line says so) are produced nowhere: the
 # check's other verdict covers them.
-my %retired = map { $_ => 1 } $list =~ /^\s*em(?:_last)?\((MT_REASON_\w+),[^)]*\)\s*\/\*\s*retired\b/mg;
+my %retired = map { $_ => 1 } $list =~ /^\s*MT_EM\((MT_REASON_\w+),[^)]*\),?\s*\/\*\s*retired\b/mg;
 my @reasons = grep { !/^MT_REASON_(NONE|END|LB_LAST)$/ && !$retired{$_} }
-	($enum =~ /^\s*(MT_REASON_\w+)/mg), grep { !/^MT_REASON_LB_/ } $list =~ /^\s*em(?:_last)?\((MT_REASON_\w+),/mg;
+	($enum =~ /^\s*(MT_REASON_\w+)/mg), grep { !/^MT_REASON_LB_/ } $list =~ /^\s*MT_EM\((MT_REASON_\w+),/mg;
 ok(@reasons >= 20, scalar(@reasons) . ' reasons in enum mt_reason');
 
 # The check's verdict on each reason, for the files with REASON's
@@ -54,7 +54,7 @@ sub verdicts {
 		my $text = $files{$f};
 		if (defined $reason) {
 			# Keep the enum and its list: cut the text around them.
-			my @parts = split /(enum mt_reason \{.*?\};|^#define MT_REASONS\(em, em_last\)(?:[^\n]*\\\n)*[^\n]*)/ms, $text;
+			my @parts = split /(enum mt_reason \{.*?\};|^#define MT_REASONS MT_LIST\((?:[^\n]*\\\n)*[^\n]*)/ms, $text;
 			# A comparison, a case label or a name's slot reads the
 			# reason: they stay.
 			s/(==\s*|!=\s*|case\s+|\[)?\b$reason\b(\s*[=!]=|\])?/defined $1 || defined $2 ? $& : 'MT_REASON_NONE'/ge

@@ -23,38 +23,46 @@ struct task_struct;
 /*
  * Why a task changed CPU: the scheduler function that decided the move
  * (the cause), and what inside it decided (the reason).  Each list below
- * is the one table of its enum: the enum, the names mt and mstat print
- * (migrate_trace_lite_base.c) and the trace event's __print_symbolic()
- * pairs (include/trace/events/migrate_trace_lite.h) are generated from
- * it, em_last() being its last entry.  The numbers are written into trace and
- * stat headers, so a new cause or reason is appended at the end of its
- * list, and a retired one keeps its number and name.
+ * is the one table of its kind, an entry MT_EM(enumerator, number, name):
+ * the enum, the names mt and mstat print (migrate_trace_lite_base.c) and
+ * the trace event's __print_symbolic() pairs
+ * (include/trace/events/migrate_trace_lite.h) are made from it, each user
+ * defining MT_EM() for what it takes.  The numbers are written into trace
+ * and stat headers and into the event's records, so they are spelled
+ * out: the event's format file shows them to user space as they are, with
+ * nothing to resolve at boot.  Each must be its enumerator's value, which
+ * the names' table checks at build time.  A new cause or reason is
+ * appended with the next number; a retired one keeps its number and name.
+ * The entries are one MT_LIST() argument each: a list that is a single
+ * macro call is one expression to checkpatch.
  */
-#define MT_CAUSES(em, em_last)								\
-	em(MT_CAUSE_TRY_TO_WAKE_UP, "try_to_wake_up")					\
-	em(MT_CAUSE_WAKE_UP_NEW_TASK, "wake_up_new_task")				\
-	em(MT_CAUSE_DETACH_TASKS, "detach_tasks")					\
-	em(MT_CAUSE_DETACH_ONE_TASK, "detach_one_task")					\
-	em(MT_CAUSE_MIGRATION_CPU_STOP, "migration_cpu_stop")				\
-	em(MT_CAUSE_AFFINE_MOVE_TASK, "affine_move_task")				\
-	em(MT_CAUSE___BALANCE_PUSH_CPU_STOP, "__balance_push_cpu_stop")			\
-	em(MT_CAUSE_PUSH_RT_TASK, "push_rt_task")					\
-	em(MT_CAUSE_PULL_RT_TASK, "pull_rt_task")					\
-	em(MT_CAUSE_PUSH_DL_TASK, "push_dl_task")					\
-	em(MT_CAUSE_PULL_DL_TASK, "pull_dl_task")					\
-	em(MT_CAUSE_DL_TASK_OFFLINE_MIGRATION, "dl_task_offline_migration")		\
-	em(MT_CAUSE_PUSH_CPU_STOP, "push_cpu_stop")					\
-	em(MT_CAUSE___MIGRATE_SWAP_TASK, "__migrate_swap_task")				\
-	em(MT_CAUSE_TRY_STEAL_COOKIE, "try_steal_cookie")				\
-	em(MT_CAUSE_SCHED_TTWU_PENDING, "sched_ttwu_pending")				\
-	em_last(MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ, "move_remote_task_to_local_dsq")
+#define MT_LIST(...)	__VA_ARGS__
 
-/* An entry of the enums; the name goes to the tables. */
-#define MT_ENUM(e, name)	e,
+#define MT_CAUSES MT_LIST(							\
+	MT_EM(MT_CAUSE_TRY_TO_WAKE_UP, 1, "try_to_wake_up"),			\
+	MT_EM(MT_CAUSE_WAKE_UP_NEW_TASK, 2, "wake_up_new_task"),		\
+	MT_EM(MT_CAUSE_DETACH_TASKS, 3, "detach_tasks"),			\
+	MT_EM(MT_CAUSE_DETACH_ONE_TASK, 4, "detach_one_task"),			\
+	MT_EM(MT_CAUSE_MIGRATION_CPU_STOP, 5, "migration_cpu_stop"),		\
+	MT_EM(MT_CAUSE_AFFINE_MOVE_TASK, 6, "affine_move_task"),		\
+	MT_EM(MT_CAUSE___BALANCE_PUSH_CPU_STOP, 7, "__balance_push_cpu_stop"),	\
+	MT_EM(MT_CAUSE_PUSH_RT_TASK, 8, "push_rt_task"),			\
+	MT_EM(MT_CAUSE_PULL_RT_TASK, 9, "pull_rt_task"),			\
+	MT_EM(MT_CAUSE_PUSH_DL_TASK, 10, "push_dl_task"),			\
+	MT_EM(MT_CAUSE_PULL_DL_TASK, 11, "pull_dl_task"),			\
+	MT_EM(MT_CAUSE_DL_TASK_OFFLINE_MIGRATION, 12, "dl_task_offline_migration"),	\
+	MT_EM(MT_CAUSE_PUSH_CPU_STOP, 13, "push_cpu_stop"),			\
+	MT_EM(MT_CAUSE___MIGRATE_SWAP_TASK, 14, "__migrate_swap_task"),		\
+	MT_EM(MT_CAUSE_TRY_STEAL_COOKIE, 15, "try_steal_cookie"),		\
+	MT_EM(MT_CAUSE_SCHED_TTWU_PENDING, 16, "sched_ttwu_pending"),		\
+	MT_EM(MT_CAUSE_MOVE_REMOTE_TASK_TO_LOCAL_DSQ, 17, "move_remote_task_to_local_dsq"))
+
+/* An enumerator of the lists. */
+#define MT_EM(e, ...)	e
 
 enum mt_cause {
 	MT_CAUSE_NONE,			/* not a cause: 0 is never recorded */
-	MT_CAUSES(MT_ENUM, MT_ENUM)
+	MT_CAUSES,
 	MT_CAUSE_END,
 };
 
@@ -65,69 +73,69 @@ enum mt_cause {
  * known.  The load balancer's reasons are lb_<idle type>_<migration
  * type>: MT_REASON_LB_FIRST + idle type * 4 + migration type.
  */
-#define MT_REASONS(em, em_last)							\
+#define MT_REASONS MT_LIST(							\
 	/* select_task_rq() for a wakeup or a fork, noted where it decided */	\
 	/* idle target was the waker's CPU */					\
-	em(MT_REASON_WAKE_AFFINE, "wake_affine")				\
+	MT_EM(MT_REASON_WAKE_AFFINE, 1, "wake_affine"),				\
 	/* nothing idle: the waker's CPU */					\
-	em(MT_REASON_WAKE_AFFINE_BUSY, "wake_affine_busy")			\
-	em(MT_REASON_IDLE_TARGET, "idle_target")				\
-	em(MT_REASON_BUSY_TARGET, "busy_target")				\
-	em(MT_REASON_IDLE_PREV, "idle_prev")					\
+	MT_EM(MT_REASON_WAKE_AFFINE_BUSY, 2, "wake_affine_busy"),		\
+	MT_EM(MT_REASON_IDLE_TARGET, 3, "idle_target"),				\
+	MT_EM(MT_REASON_BUSY_TARGET, 4, "busy_target"),				\
+	MT_EM(MT_REASON_IDLE_PREV, 5, "idle_prev"),				\
 	/* stacked on a per-CPU kthread */					\
-	em(MT_REASON_KTHREAD_PREV, "kthread_prev")				\
-	em(MT_REASON_IDLE_RECENT, "idle_recent")				\
-	em(MT_REASON_IDLE_CAPACITY, "idle_capacity")				\
-	em(MT_REASON_IDLE_SMT, "idle_smt_sibling")				\
-	em(MT_REASON_IDLE_CORE, "idle_core")					\
-	em(MT_REASON_IDLE_CPU, "idle_cpu")					\
+	MT_EM(MT_REASON_KTHREAD_PREV, 6, "kthread_prev"),			\
+	MT_EM(MT_REASON_IDLE_RECENT, 7, "idle_recent"),				\
+	MT_EM(MT_REASON_IDLE_CAPACITY, 8, "idle_capacity"),			\
+	MT_EM(MT_REASON_IDLE_SMT, 9, "idle_smt_sibling"),			\
+	MT_EM(MT_REASON_IDLE_CORE, 10, "idle_core"),				\
+	MT_EM(MT_REASON_IDLE_CPU, 11, "idle_cpu"),				\
 	/* sched_balance_find_dst_cpu() */					\
-	em(MT_REASON_SLOW_PATH, "slow_path")					\
-	em(MT_REASON_ENERGY_AWARE, "energy_aware")				\
-	em(MT_REASON_WAKE_CURRENT_CPU, "wake_current_cpu")			\
-	em(MT_REASON_RT_LOWEST_RQ, "rt_lowest_rq")				\
-	em(MT_REASON_DL_LATER_RQ, "dl_later_rq")				\
+	MT_EM(MT_REASON_SLOW_PATH, 12, "slow_path"),				\
+	MT_EM(MT_REASON_ENERGY_AWARE, 13, "energy_aware"),			\
+	MT_EM(MT_REASON_WAKE_CURRENT_CPU, 14, "wake_current_cpu"),		\
+	MT_EM(MT_REASON_RT_LOWEST_RQ, 15, "rt_lowest_rq"),			\
+	MT_EM(MT_REASON_DL_LATER_RQ, 16, "dl_later_rq"),			\
 	/* select_fallback_rq() */						\
-	em(MT_REASON_FALLBACK, "fallback")					\
+	MT_EM(MT_REASON_FALLBACK, 17, "fallback"),				\
 	/* a wakeup that completes a move decided while the task slept */	\
 	/* its CPU is no longer allowed */					\
-	em(MT_REASON_AFFINITY_AT_WAKEUP, "affinity_at_wakeup")			\
+	MT_EM(MT_REASON_AFFINITY_AT_WAKEUP, 18, "affinity_at_wakeup"),		\
 	/* p->wake_cpu set by a NUMA swap */					\
-	em(MT_REASON_NUMA_AT_WAKEUP, "numa_at_wakeup")				\
+	MT_EM(MT_REASON_NUMA_AT_WAKEUP, 19, "numa_at_wakeup"),			\
 	/* migration_cpu_stop() and affine_move_task() */			\
 	/* set_cpus_allowed: setaffinity, cpuset */				\
-	em(MT_REASON_AFFINITY, "affinity")					\
-	em(MT_REASON_MIGRATE_ENABLE, "migrate_enable") /* retired */		\
-	em(MT_REASON_EXEC_BALANCE, "exec_balance")				\
-	em(MT_REASON_NUMA_MIGRATE, "numa_migrate")				\
+	MT_EM(MT_REASON_AFFINITY, 20, "affinity"),				\
+	MT_EM(MT_REASON_MIGRATE_ENABLE, 21, "migrate_enable"),	/* retired */	\
+	MT_EM(MT_REASON_EXEC_BALANCE, 22, "exec_balance"),			\
+	MT_EM(MT_REASON_NUMA_MIGRATE, 23, "numa_migrate"),			\
 	/* push_cpu_stop() */							\
-	em(MT_REASON_PUSH_RT, "rt")						\
-	em(MT_REASON_PUSH_DL, "dl")						\
+	MT_EM(MT_REASON_PUSH_RT, 24, "rt"),					\
+	MT_EM(MT_REASON_PUSH_DL, 25, "dl"),					\
 	/* the load balancer: detach_one_task(), then detach_tasks() */		\
-	em(MT_REASON_ACTIVE_BALANCE, "active_balance")				\
+	MT_EM(MT_REASON_ACTIVE_BALANCE, 26, "active_balance"),			\
 	/* lb_<idle type>_<migration type>, from MT_REASON_LB_FIRST */		\
-	em(MT_REASON_LB_BUSY_LOAD, "lb_busy_load")				\
-	em(MT_REASON_LB_BUSY_UTIL, "lb_busy_util")				\
-	em(MT_REASON_LB_BUSY_TASK, "lb_busy_task")				\
-	em(MT_REASON_LB_BUSY_MISFIT, "lb_busy_misfit")				\
-	em(MT_REASON_LB_IDLE_LOAD, "lb_idle_load")				\
-	em(MT_REASON_LB_IDLE_UTIL, "lb_idle_util")				\
-	em(MT_REASON_LB_IDLE_TASK, "lb_idle_task")				\
-	em(MT_REASON_LB_IDLE_MISFIT, "lb_idle_misfit")				\
-	em(MT_REASON_LB_NEWIDLE_LOAD, "lb_newidle_load")			\
-	em(MT_REASON_LB_NEWIDLE_UTIL, "lb_newidle_util")			\
-	em(MT_REASON_LB_NEWIDLE_TASK, "lb_newidle_task")			\
-	em_last(MT_REASON_LB_NEWIDLE_MISFIT, "lb_newidle_misfit")
+	MT_EM(MT_REASON_LB_BUSY_LOAD, 27, "lb_busy_load"),			\
+	MT_EM(MT_REASON_LB_BUSY_UTIL, 28, "lb_busy_util"),			\
+	MT_EM(MT_REASON_LB_BUSY_TASK, 29, "lb_busy_task"),			\
+	MT_EM(MT_REASON_LB_BUSY_MISFIT, 30, "lb_busy_misfit"),			\
+	MT_EM(MT_REASON_LB_IDLE_LOAD, 31, "lb_idle_load"),			\
+	MT_EM(MT_REASON_LB_IDLE_UTIL, 32, "lb_idle_util"),			\
+	MT_EM(MT_REASON_LB_IDLE_TASK, 33, "lb_idle_task"),			\
+	MT_EM(MT_REASON_LB_IDLE_MISFIT, 34, "lb_idle_misfit"),			\
+	MT_EM(MT_REASON_LB_NEWIDLE_LOAD, 35, "lb_newidle_load"),		\
+	MT_EM(MT_REASON_LB_NEWIDLE_UTIL, 36, "lb_newidle_util"),		\
+	MT_EM(MT_REASON_LB_NEWIDLE_TASK, 37, "lb_newidle_task"),		\
+	MT_EM(MT_REASON_LB_NEWIDLE_MISFIT, 38, "lb_newidle_misfit"))
 
 enum mt_reason {
 	MT_REASON_NONE,
-	MT_REASONS(MT_ENUM, MT_ENUM)
+	MT_REASONS,
 	MT_REASON_END,
 	MT_REASON_LB_FIRST = MT_REASON_LB_BUSY_LOAD,
 	MT_REASON_LB_LAST = MT_REASON_LB_NEWIDLE_MISFIT,
 };
 
-#undef MT_ENUM
+#undef MT_EM
 
 /* A hook's cause and reason in one argument. */
 #define MT_WHY(cause, reason)	((cause) | (reason) << 8)

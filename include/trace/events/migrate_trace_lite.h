@@ -20,27 +20,27 @@
 int mt_event_reg(void);
 void mt_event_unreg(void);
 
-/* The enums' values for user space, then the pairs __print_symbolic() prints. */
-#undef EM
-#undef EM_LAST
-#define EM(a, b)	TRACE_DEFINE_ENUM(a);
-#define EM_LAST(a, b)	TRACE_DEFINE_ENUM(a);
-
-MT_CAUSES(EM, EM_LAST)
-MT_REASONS(EM, EM_LAST)
-
-#undef EM
-#undef EM_LAST
-#define EM(a, b)	{ a, b },
-#define EM_LAST(a, b)	{ a, b }
+/*
+ * The pairs __print_symbolic() prints, from the lists of
+ * include/linux/migrate_trace_lite.h: their numbers are spelled out, so
+ * the format file that trace-cmd, perf and Perfetto read has numbers, not
+ * enumerators for TRACE_DEFINE_ENUM() to resolve.  The enumerator goes to
+ * MT_SYMBOL()'s last argument, unused.
+ */
+#undef MT_EM
+#undef MT_SYMBOL
+#define MT_EM(e, n, name)	MT_SYMBOL(n, name, e)
+#define MT_SYMBOL(n, name, ...)	{ n, name }
 
 /*
  * Tracepoint for a task's move to another CPU, with why: the scheduler
  * function that moved it (cause) and what inside it chose the CPU
- * (reason, "none" if nothing finer is known).  It fires right before
- * sched_migrate_task for the same move.  Enabling it turns the migration
- * hooks on (their static key), disabling it turns them off again unless
- * mt or mstat collect.
+ * (reason, "none" if nothing finer is known).  It fires for the moves
+ * mt records, before their set_task_cpu(), so right before
+ * sched_migrate_task for the same move, and also for the placements of
+ * new tasks, which have no sched_migrate_task.  Enabling it turns the
+ * migration hooks on (their static key), disabling it turns them off
+ * again unless mt or mstat collect.
  */
 TRACE_EVENT_FN(sched_migrate_reason,
 	       TP_PROTO(struct task_struct *p, int dest_cpu, unsigned int cause,
@@ -61,9 +61,9 @@ TRACE_EVENT_FN(sched_migrate_reason,
 	       TP_printk("comm=%s pid=%d orig_cpu=%d dest_cpu=%d cause=%s reason=%s",
 			 __entry->comm, __entry->pid, __entry->orig_cpu,
 			 __entry->dest_cpu,
-			 __print_symbolic(__entry->cause, MT_CAUSES(EM, EM_LAST)),
+			 __print_symbolic(__entry->cause, MT_CAUSES),
 			 __print_symbolic(__entry->reason, { 0, "none" },
-					  MT_REASONS(EM, EM_LAST))),
+					  MT_REASONS)),
 	       mt_event_reg, mt_event_unreg);
 
 #endif /* _TRACE_MIGRATE_TRACE_LITE_H */
