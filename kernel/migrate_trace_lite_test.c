@@ -9,9 +9,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
-#include <linux/completion.h>
 #include <linux/delay.h>
-#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -19,7 +17,6 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/threads.h>
-#include <trace/events/migrate_trace_lite.h>
 
 #include "migrate_trace_lite_test.h"
 
@@ -529,12 +526,6 @@ static void mt_test_cpu_without_buffer(struct kunit *test)
  * cause's reason column counts with it, and events past the history are
  * dropped and stop the collection.
  */
-static int ms_test_stop(void)
-{
-	ms_stop_locked();
-	return 0;
-}
-
 static void mt_test_stat_periods(struct kunit *test)
 {
 	unsigned int col = ms_column(MT_CAUSE_TRY_TO_WAKE_UP, MT_REASON_IDLE_CORE);
@@ -720,223 +711,6 @@ static void mt_test_stat_remote_read(struct kunit *test)
 
 #endif /* CONFIG_SNSC_LITE_MIGRATION_STAT */
 
-#ifdef CONFIG_TRACEPOINTS
-/* What the test's probe of sched_migrate_reason saw of the made-up task. */
-static struct {
-	struct task_struct *p;
-	unsigned int calls;
-	int dest_cpu;
-	unsigned int cause;
-	unsigned int reason;
-} mt_test_event_seen;
-
-static void mt_test_event_probe(void *data, struct task_struct *p,
-				int dest_cpu, unsigned int cause,
-				unsigned int reason)
-{
-	/* The scheduler's own moves fire it too: only the test's task counts. */
-	if (p != READ_ONCE(mt_test_event_seen.p))
-		return;
-	WRITE_ONCE(mt_test_event_seen.calls, mt_test_event_seen.calls + 1);
-	WRITE_ONCE(mt_test_event_seen.dest_cpu, dest_cpu);
-	WRITE_ONCE(mt_test_event_seen.cause, cause);
-	WRITE_ONCE(mt_test_event_seen.reason, reason);
-}
-
-static int mt_test_event_on(void)
-{
-	return register_trace_sched_migrate_reason(mt_test_event_probe, NULL);
-}
-
-static void mt_test_event_off(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, unregister_trace_sched_migrate_reason(mt_test_event_probe,
-								    NULL), 0);
-	tracepoint_synchronize_unregister();
-}
-
-#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
-static int ms_test_restart(void)
-{
-	int ret = ms_reset_locked();
-
-	return ret ? ret : ms_start_locked();
-}
-#endif
-
-/* The three consumers of the hooks: the event, mt and mstat. */
-static void mt_test_consumer(struct kunit *test, int which, bool on)
-{
-	switch (which) {
-	case 0:
-		if (on)
-			KUNIT_EXPECT_EQ(test, mt_test_event_on(), 0);
-		else
-			mt_test_event_off(test);
-		break;
-	case 1:
-		/* Continued: a stopped trace needs no reset to go on. */
-		KUNIT_EXPECT_EQ(test, mt_trace_enable(on, 1), 0);
-		break;
-	default:
-#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
-		if (on)
-			KUNIT_EXPECT_EQ(test, mt_test_locked(ms_test_restart), 0);
-		else
-			mt_test_locked(ms_test_stop);
-#endif
-		break;
-	}
-}
-
-static const u8 mt_test_orders[6][3] = {
-	{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
-};
-
-/*
- * The event, mt and mstat each hold one reference on the hooks' key while
- * on: after every enable and disable, in every order of enabling and of
- * disabling, the count is the number of consumers on, and 0 (every hook
- * a NOP) once all are off.
- */
-static void mt_test_event_key_balance(struct kunit *test)
-{
-	int nr = IS_ENABLED(CONFIG_SNSC_LITE_MIGRATION_STAT) ? 3 : 2;
-	int e, d, k, on;
-
-	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
-	for (e = 0; e < ARRAY_SIZE(mt_test_orders); e++) {
-		for (d = 0; d < ARRAY_SIZE(mt_test_orders); d++) {
-			on = 0;
-			for (k = 0; k < 3; k++) {
-				if (mt_test_orders[e][k] >= nr)
-					continue;
-				mt_test_consumer(test, mt_test_orders[e][k], true);
-				KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), ++on);
-			}
-			/* A second start of mt changes nothing. */
-			KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 1), 0);
-			KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), on);
-			for (k = 0; k < 3; k++) {
-				if (mt_test_orders[d][k] >= nr)
-					continue;
-				mt_test_consumer(test, mt_test_orders[d][k], false);
-				KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), --on);
-			}
-			KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
-		}
-	}
-	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mt_hooks_key));
-}
-
-/* A consumer toggled by a thread of its own, beside the others. */
-struct mt_test_toggler {
-	int which;
-	int errors;
-	struct completion done;
-};
-
-static int mt_test_toggle_fn(void *data)
-{
-	struct mt_test_toggler *t = data;
-	int i;
-
-	for (i = 0; i < 20; i++) {
-		switch (t->which) {
-		case 0:
-			t->errors += !!mt_test_event_on();
-			t->errors += !!unregister_trace_sched_migrate_reason(mt_test_event_probe,
-									     NULL);
-			break;
-		case 1:
-			t->errors += !!mt_trace_enable(1, 1);
-			t->errors += !!mt_trace_enable(0, 0);
-			break;
-		default:
-#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
-			t->errors += !!mt_test_locked(ms_test_restart);
-			mt_test_locked(ms_test_stop);
-#endif
-			break;
-		}
-	}
-	complete(&t->done);
-	return 0;
-}
-
-/*
- * The three consumers toggled at once, each by its own thread: once all
- * are done, the hooks' key is 0 again.
- */
-static void mt_test_event_key_concurrent(struct kunit *test)
-{
-	struct mt_test_toggler t[3];
-	struct task_struct *k;
-	int i;
-
-	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
-	for (i = 0; i < 3; i++) {
-		t[i].which = i;
-		t[i].errors = 0;
-		init_completion(&t[i].done);
-		k = kthread_run(mt_test_toggle_fn, &t[i], "mt_toggle/%d", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(k));
-	}
-	for (i = 0; i < 3; i++) {
-		wait_for_completion(&t[i].done);
-		KUNIT_EXPECT_EQ(test, t[i].errors, 0);
-	}
-	tracepoint_synchronize_unregister();
-	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
-}
-
-/*
- * With mt and mstat off, a move through each hook reaches a probe of the
- * event with its cause and reason; a move that keeps the CPU does not.
- */
-static void mt_test_event_move(struct kunit *test)
-{
-	struct task_struct *t = mt_test_made_up_task(test, "mt_test_event");
-	unsigned int to = cpumask_any_but(cpu_possible_mask, task_cpu(t));
-	unsigned long flags;
-
-	memset(&mt_test_event_seen, 0, sizeof(mt_test_event_seen));
-	WRITE_ONCE(mt_test_event_seen.p, t);
-	KUNIT_ASSERT_EQ(test, mt_test_event_on(), 0);
-	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 1);
-	local_irq_save(flags);
-	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_DETACH_TASKS,
-					MT_REASON_LB_IDLE_UTIL));
-	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 1);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.dest_cpu, to);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_DETACH_TASKS);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_LB_IDLE_UTIL);
-	local_irq_save(flags);
-	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_PUSH_RT_TASK, MT_REASON_RT_LOWEST_RQ));
-	__mt_migrate_task(t, task_cpu(t), MT_WHY(MT_CAUSE_PUSH_DL_TASK, 0));
-	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 2);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_PUSH_RT_TASK);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_RT_LOWEST_RQ);
-	/* With mt on as well: the same move, the same why. */
-	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
-	local_irq_save(flags);
-	__mt_migrate_task(t, to, MT_WHY(MT_CAUSE_MIGRATION_CPU_STOP,
-					MT_REASON_AFFINITY));
-	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.calls, 3);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.cause, MT_CAUSE_MIGRATION_CPU_STOP);
-	KUNIT_EXPECT_EQ(test, mt_test_event_seen.reason, MT_REASON_AFFINITY);
-	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
-	mt_test_event_off(test);
-	WRITE_ONCE(mt_test_event_seen.p, NULL);
-	KUNIT_EXPECT_EQ(test, static_key_count(&mt_hooks_key.key), 0);
-}
-#endif /* CONFIG_TRACEPOINTS */
-
 static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_api_mark),
 	KUNIT_CASE(mt_test_mark_while_stopped),
@@ -954,11 +728,6 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_stat_periods),
 	KUNIT_CASE(mt_test_stat_untimed),
 	KUNIT_CASE(mt_test_stat_remote_read),
-#endif
-#ifdef CONFIG_TRACEPOINTS
-	KUNIT_CASE(mt_test_event_key_balance),
-	KUNIT_CASE(mt_test_event_key_concurrent),
-	KUNIT_CASE(mt_test_event_move),
 #endif
 	{}
 };

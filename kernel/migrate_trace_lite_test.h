@@ -32,6 +32,15 @@ static inline void mt_test_reset(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
 }
 
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+/* Stop mstat, for mt_test_locked(). */
+static inline int ms_test_stop(void)
+{
+	ms_stop_locked();
+	return 0;
+}
+#endif
+
 /* The tunables a test may change, as they were before it. */
 static struct {
 	unsigned long buf_size_kb;
