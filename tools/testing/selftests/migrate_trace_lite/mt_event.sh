@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The trace event sched:sched_migrate_reason, read through tracefs: it
-# works with mt and mstat off (enabling it turns the hooks on), prints
-# the names of causes and reasons, ftrace's filter selects by cause, and
-# with mt running over the same window its per-(cause, reason) counts
-# for the window's user tasks equal mt's.
+# The trace event sched:sched_migrate_reason, read through tracefs: its
+# format gives user space every cause's and reason's number with its
+# name, it works with mt and mstat off (enabling it turns the hooks on),
+# prints the names of causes and reasons, ftrace's filter selects by
+# cause, and with mt running over the same window its per-(cause,
+# reason) counts for the window's user tasks equal mt's.
 
 . "$(dirname "$0")/mt_lib.sh"
 
@@ -17,7 +18,7 @@ if [ ! -d "$EV" ]; then
 	ktap_skip_all "no $EV: no CONFIG_TRACEPOINTS, or tracefs not mounted"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 8
+ktap_set_plan 9
 
 # ev_run FILE CMD...: the event alone on a clean buffer while CMD runs;
 # its lines to FILE.
@@ -52,10 +53,31 @@ workload() {
 	return 0
 }
 
+# 1: the print fmt as trace-cmd, perf and Perfetto parse it: numbers
+# paired with names, as many as the trace's header names (reason 0 is
+# "none" there), and no enumerator left for them to resolve.
+mt_reset
+mt_start
+mt_stop
+mt_save "$TMPD/header"
+fmt=$(grep '^print fmt:' "$EV/format")
+pairs=$(echo "$fmt" | grep -o '{ [0-9]*, "[a-z_0-9]*" }' | tr -d '{},"' |
+	awk '{ print $1, $2 }' | sort -u)
+ours=$(awk '/^# (cause|reason) / { print $3, $4 } END { print 0, "none" }' "$TMPD/header" | sort -u)
+same=$([ "$pairs" = "$ours" ] && echo same || echo different)
+check "the format pairs each cause's and reason's number with its name" \
+	"$(echo "$fmt" | grep -c 'MT_') $same $(echo "$pairs" | wc -l)" \
+	"0 same $(echo "$ours" | wc -l)"
+if [ "$same" != same ]; then
+	echo "$pairs" >"$TMPD/pairs"
+	echo "$ours" >"$TMPD/ours"
+	diff "$TMPD/ours" "$TMPD/pairs" | head -5 | sed 's/^/#   /'
+fi
+
 mt_reset
 mt_stop
 [ -d "$MS_DIR" ] && echo 0 >"$MS_DIR/enable"
-# 1-3: the event alone.
+# 2-4: the event alone.
 check "mt and mstat are off" "$(mt_state) $(cat "$MS_DIR/enable" 2>/dev/null || echo 0)" "0 0"
 ev_run "$TMPD/alone" workload
 n=$(wc -l <"$TMPD/alone")
@@ -66,7 +88,7 @@ check "with mt and mstat off, the event sees moves of try_to_wake_up" \
 check "every line names its cause and reason" \
 	"$(ev_fields "$TMPD/alone" | awk '$2 !~ /^[a-z_]+$/ || $3 !~ /^[a-z_]+$/' | head -3)" ""
 
-# 4-5: ftrace's filter on cause 1, try_to_wake_up.
+# 5-6: ftrace's filter on cause 1, try_to_wake_up.
 echo 'cause == 1' >"$EV/filter"
 ev_run "$TMPD/filtered" workload
 echo 0 >"$EV/filter"
@@ -75,7 +97,7 @@ check "the filter cause == 1 keeps moves" \
 check "the filter cause == 1 keeps only try_to_wake_up" \
 	"$(ev_fields "$TMPD/filtered" | awk '$2 != "try_to_wake_up"' | head -3)" ""
 
-# 6-8: beside mt, over the same window and a little more.
+# 7-9: beside mt, over the same window and a little more.
 mt_reset
 both() {
 	mt_start
