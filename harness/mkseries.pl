@@ -130,6 +130,28 @@ sub cut_bench {
 	return $text;
 }
 
+# Before the patch that adds the trace event sched_migrate_reason, the
+# hooks' file and the Kconfig help know nothing of it: its include, its
+# registration callbacks and firing helpers (one block), the calls that
+# fire it, the hooks' branch for the event alone, and the sentences that
+# name it.
+sub cut_event {
+	my ($text, $file) = @_;
+	if ($file eq 'lib/Kconfig.debug') {
+		$text =~ s/(\tbool\n\thelp\n\t  The scheduler's migration hooks, which the trace and the\n\t  statistics share\.)  With TRACEPOINTS.*?\n(?=\nconfig )/$1\n/s;
+	} else {
+		$text =~ s/\n#define CREATE_TRACE_POINTS\n#include <trace\/events\/migrate_trace_lite\.h>\n//;
+		$text =~ s/^\/\* Whether the event's consumers .*?\n(?=\/\* A placement kept)//ms;
+		$text =~ s/^\t+mt_event_maybe\([^;\n]*\);\n//mg;
+		$text =~ s/^\t\} else if \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\tmt_event\([^\n]*\n\t\}\n/\t}\n/mg;
+		$text =~ s/, and\n \* fires sched_migrate_reason if it is enabled\.  /.\n * /g;
+	}
+	die "$P: $file still refers to the trace event after the cut\n"
+		if $text =~ /sched_migrate_reason|\bmt_event_|trace\/events\/migrate_trace_lite/;
+	$text =~ s/\n{3,}/\n\n/g;
+	return $text;
+}
+
 # Drop "config SYM" entries (up to the next config/endmenu/menu line).
 sub strip_kconfig {
 	my ($text, @syms) = @_;
@@ -343,6 +365,36 @@ the period's end, from where every event reads it.
 EOT
 },
 {
+	subject => 'sched: add the trace event sched_migrate_reason',
+	files => ["$k.c", 'include/trace/events/migrate_trace_lite.h', 'lib/Kconfig.debug'],
+	strip => [@kunit, @bench],
+	event => 1,
+	maint => ['include/trace/events/migrate_trace_lite.h'],
+	body => <<'EOT',
+The cause and the reason of a move are in the trace and the statistics
+only, read through their own files and tools.  Give them to the tools
+people already use: the hooks fire sched:sched_migrate_reason for every
+move they see, with the task, its CPUs, the cause and the reason, so
+that ftrace, trace-cmd, perf, bpftrace and Perfetto read the why too.
+
+Its print format names the cause and the reason with
+__print_symbolic(), whose pairs come from the same lists as the enums
+and the names the trace and the statistics print; the lists spell out
+each number, so the format file shows numbers paired with names and
+user space needs nothing resolved.  Filters select by the numbers
+("cause == 1" keeps the wakeups).
+
+It needs neither facility to collect: its registration callbacks take
+and drop a reference on the hooks' static key under mt_mutex, beside
+the trace's and the statistics', so enabling the event alone turns the
+hooks on and disabling it turns them back into NOPs.  Disabled, it
+costs one static branch in the hooks' out-of-line part, which runs only
+while something collects; the hook sites do not change.  It has no
+Kconfig option of its own, as no trace event has: TRACEPOINTS compiles
+it out.
+EOT
+},
+{
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
 	files => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
 		  "${k}_kthreads_test.c", "${k}_event_test.c",
@@ -364,7 +416,11 @@ the newest records of a ring.  A third suite pins every reason's name
 and what each hook makes of a scheduler decision, and takes three
 reasons on real kernel paths with kernel threads of its own
 (wake_current_cpu, an affinity move by migrate_enable(),
-push_cpu_stop's rt).  The tests use
+push_cpu_stop's rt).  A fourth holds the trace event's reference on the
+hooks' static key against the trace's and the statistics' in every
+order of enables and disables and when all three are toggled at once,
+and gives a probe of the event the cause and reason of a move.  The
+tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures
@@ -490,8 +546,10 @@ run(qw(git add -A));
 run(qw(git commit -q -m), 'pristine: ' . (split /\n/, slurp("$build/version.txt"))[0]);
 
 # Commit step $s: its files as they are at that point of the series.
+my $event_in = 0;	# the event's patch is committed
 sub commit_step {
 	my ($s) = @_;
+	$event_in = 1 if $s->{event};
 	for my $f (@{$s->{files}}) {
 		my $text = slurp("$tree/$f");
 		my @later = @{$s->{strip} // []};
@@ -500,8 +558,10 @@ sub commit_step {
 			$text = strip_ifdef($text, map { "CONFIG_$_" } @later);
 			$text = cut_feature($text, $f, @cut);
 			$text = cut_bench($text, $f) if grep { $_ eq $bench[0] } @later;
+			$text = cut_event($text, $f) if !$event_in && $f eq "$k.c";
 		} elsif ($f eq 'lib/Kconfig.debug') {
 			$text = strip_kconfig($text, @later);
+			$text = cut_event($text, $f) unless $event_in;
 		} elsif ($f eq 'kernel/Makefile') {
 			my %drop = map { ("CONFIG_$_" => 1) } @later;
 			my $cut = join('|', @cut) || '-';

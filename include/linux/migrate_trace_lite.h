@@ -24,17 +24,16 @@ struct task_struct;
  * Why a task changed CPU: the scheduler function that decided the move
  * (the cause), and what inside it decided (the reason).  Each list below
  * is the one table of its kind, an entry MT_EM(enumerator, number, name):
- * the enum, the names mt and mstat print (migrate_trace_lite_base.c) and
- * the trace event's __print_symbolic() pairs
- * (include/trace/events/migrate_trace_lite.h) are made from it, each user
- * defining MT_EM() for what it takes.  The numbers are written into trace
- * and stat headers and into the event's records, so they are spelled
- * out: the event's format file shows them to user space as they are, with
- * nothing to resolve at boot.  Each must be its enumerator's value, which
- * the names' table checks at build time.  A new cause or reason is
- * appended with the next number; a retired one keeps its number and name.
- * The entries are one MT_LIST() argument each: a list that is a single
- * macro call is one expression to checkpatch.
+ * the enum, the names mt and mstat print and the pairs of a trace event's
+ * __print_symbolic() are made from it, each user defining MT_EM() for what
+ * it takes.  The numbers are written into trace and stat headers and into
+ * event records, so they are spelled out: an event's format file shows
+ * them to user space as they are, with nothing to resolve at boot.  Each
+ * must be its enumerator's value, which the names' table checks at build
+ * time.  A new cause or reason is appended with the next number; a
+ * retired one keeps its number and name.  The entries are one MT_LIST()
+ * argument each: a list that is a single macro call is one expression to
+ * checkpatch.
  */
 #define MT_LIST(...)	__VA_ARGS__
 
