@@ -132,9 +132,8 @@ sub cut_bench {
 
 # Before the patch that adds the trace event sched_migrate_reason, the
 # hooks' file and the Kconfig help know nothing of it: its include, its
-# registration callbacks and firing helpers (one block), the calls that
-# fire it, the hooks' branch for the event alone, and the sentences that
-# name it.
+# registration callbacks, the out-of-line functions that fire it, the
+# hooks' branches to them, and the sentences that name it.
 sub cut_event {
 	my ($text, $file) = @_;
 	if ($file eq 'lib/Kconfig.debug') {
@@ -142,9 +141,10 @@ sub cut_event {
 	} else {
 		$text =~ s/\n#define CREATE_TRACE_POINTS\n#include <trace\/events\/migrate_trace_lite\.h>\n//;
 		$text =~ s/^\/\* Whether the event's consumers .*?\n(?=\/\* A placement kept)//ms;
-		$text =~ s/^\t+mt_event_maybe\([^;\n]*\);\n//mg;
-		$text =~ s/^\t\} else if \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\tmt_event\([^\n]*\n\t\}\n/\t}\n/mg;
-		$text =~ s/, and\n \* fires sched_migrate_reason if it is enabled\.  /.\n * /g;
+		$text =~ s/^\/\*\n \* A move while sched_migrate_reason is enabled.*?\n(?=\/\*\*\n \* __mt_migrate_wakeup\(\))//ms;
+		$text =~ s/^static noinline __cold void mt_event_task\(.*?\n\}\n\n//ms;
+		$text =~ s/^\tif \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\tmt_event_\w+\([^\n]*\n\t\treturn;\n\t\}\n//mg;
+		$text =~ s/^ \* Fires sched_migrate_reason first if it is enabled\.\n \*\n//mg;
 	}
 	die "$P: $file still refers to the trace event after the cut\n"
 		if $text =~ /sched_migrate_reason|\bmt_event_|trace\/events\/migrate_trace_lite/;

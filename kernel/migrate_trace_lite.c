@@ -64,21 +64,6 @@ void mt_event_unreg(void)
 	mutex_unlock(&mt_mutex);
 }
 
-/* Fire the event for a move of @p to @to: MT_WHY(cause, reason) in @why. */
-static noinline __cold void mt_event(struct task_struct *p, unsigned int to,
-				     unsigned int why)
-{
-	trace_sched_migrate_reason(p, to, why & 0xff, why >> 8);
-}
-
-/* The event, if enabled: a static branch, then a call out of line. */
-static __always_inline void mt_event_maybe(struct task_struct *p,
-					   unsigned int to, unsigned int why)
-{
-	if (trace_sched_migrate_reason_enabled())
-		mt_event(p, to, why);
-}
-
 /* A placement kept the task's CPU: its note must not reach a later move. */
 static __always_inline void mt_drop_note(void)
 {
@@ -272,14 +257,41 @@ static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
 	return MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP, reason);
 }
 
+/*
+ * A move while sched_migrate_reason is enabled: the event, then what mt
+ * and mstat do with the move.  The hooks branch here first, out of line,
+ * so that with the event disabled their code is what it is without the
+ * event but for that static branch.  The event fires before mt's writer
+ * is busy: a probe's work does not hold back trace_pipe's reader.
+ */
+static void mt_event_log(struct task_struct *p, unsigned int new_cpu,
+			 unsigned int why)
+{
+	trace_sched_migrate_reason(p, new_cpu, why & 0xff, why >> 8);
+	if (mt_trace_running()) {
+		u64 now = mt_move_begin();
+
+		mt_log_and_count_at(p, new_cpu, why, now);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(why);
+	}
+}
+
+static noinline __cold void mt_event_wakeup(struct task_struct *p,
+					    unsigned int new_cpu)
+{
+	mt_event_log(p, new_cpu, mt_wakeup_why(p, new_cpu));
+}
+
 /**
  * __mt_migrate_wakeup() - hook: a waking task moves to another CPU
  * @p: the waking task
  * @new_cpu: the CPU try_to_wake_up() chose
  *
- * Logs the move if the trace runs, else counts it if the stat runs, and
- * fires sched_migrate_reason if it is enabled.  A task that stays drops
- * the note its wakeup left.
+ * Logs the move if the trace runs, else counts it if the stat runs.  A
+ * task that stays drops the note its wakeup left.
+ *
+ * Fires sched_migrate_reason first if it is enabled.
  *
  * Context: irqs off, under @p->pi_lock.
  */
@@ -290,19 +302,16 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 		mt_drop_note();
 		return;
 	}
+	if (trace_sched_migrate_reason_enabled()) {
+		mt_event_wakeup(p, new_cpu);
+		return;
+	}
 	if (mt_trace_running()) {
 		u64 now = mt_move_begin();
-		unsigned int why = mt_wakeup_why(p, new_cpu);
 
-		mt_event_maybe(p, new_cpu, why);
-		mt_log_and_count_at(p, new_cpu, why, now);
+		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
 	} else if (ms_stat_running()) {
-		unsigned int why = mt_wakeup_why(p, new_cpu);
-
-		mt_event_maybe(p, new_cpu, why);
-		ms_count_untimed(why);
-	} else if (trace_sched_migrate_reason_enabled()) {
-		mt_event(p, new_cpu, mt_wakeup_why(p, new_cpu));
+		ms_count_untimed(mt_wakeup_why(p, new_cpu));
 	}
 }
 
@@ -316,15 +325,22 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
 	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
+static noinline __cold void mt_event_task(struct task_struct *p,
+					  unsigned int new_cpu, unsigned int why)
+{
+	mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+}
+
 /**
  * __mt_migrate_task() - hook: a task moves to another CPU
  * @p: the task that moves
  * @new_cpu: the CPU it moves to
  * @why: the cause, or MT_WHY(cause, reason) if the hook site knows it
  *
- * Logs the move if the trace runs, else counts it if the stat runs, and
- * fires sched_migrate_reason if it is enabled.  A bad cause or reason
- * warns once and is ignored.
+ * Logs the move if the trace runs, else counts it if the stat runs.  A
+ * bad cause or reason warns once and is ignored.
+ *
+ * Fires sched_migrate_reason first if it is enabled.
  *
  * Context: irqs off, under @p->pi_lock or its runqueue's lock.
  */
@@ -343,18 +359,16 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	if (WARN_ON_ONCE(cause == MT_CAUSE_NONE || cause >= MT_CAUSE_END ||
 			 reason >= MT_REASON_END))
 		return;
+	if (trace_sched_migrate_reason_enabled()) {
+		mt_event_task(p, new_cpu, why);
+		return;
+	}
 	if (mt_trace_running()) {
 		u64 now = mt_move_begin();
 
-		why = mt_move_why(p, new_cpu, why);
-		mt_event_maybe(p, new_cpu, why);
-		mt_log_and_count_at(p, new_cpu, why, now);
+		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
 	} else if (ms_stat_running()) {
-		why = mt_move_why(p, new_cpu, why);
-		mt_event_maybe(p, new_cpu, why);
-		ms_count_untimed(why);
-	} else if (trace_sched_migrate_reason_enabled()) {
-		mt_event(p, new_cpu, mt_move_why(p, new_cpu, why));
+		ms_count_untimed(mt_move_why(p, new_cpu, why));
 	}
 }
 
