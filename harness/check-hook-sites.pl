@@ -82,20 +82,15 @@ my $NOTES = 'mt_notes';
 my $REQUEST = 'stopper request';
 my $HOOK = qr/^__mt_(?:migrate_task|migrate_wakeup|note_deferred|copy_process|set_task_comm)$/;
 
-# Cause and reason names, from the enums of the header.
+# Cause and reason names by number, from the lists of the header (one
+# MT_EM(MT_CAUSE_X, NUMBER, "name") a line; 0 is NONE).
 $header //= "$FindBin::Bin/../include/linux/migrate_trace_lite.h";
-my (@cause_name, @reason_name);
+my @cause_name = ('NONE');
+my @reason_name = ('NONE');
 if (open(my $fh, '<', $header)) {
-	my ($list, $n);
 	while (<$fh>) {
-		if (/^enum mt_(cause|reason) \{/) {
-			($list, $n) = ($1 eq 'cause' ? \@cause_name : \@reason_name, 0);
-		} elsif ($list && /^\};/) {
-			$list = undef;
-		} elsif ($list && /^\s*MT_(?:CAUSE|REASON)_(\w+)(\s*=[^,]*)?,/) {
-			next if defined $2;
-			$list->[$n++] = $1;
-		}
+		next unless /^\s*MT_EM\(MT_(CAUSE|REASON)_(\w+), (\d+),/;
+		($1 eq 'CAUSE' ? \@cause_name : \@reason_name)->[$3] = $2;
 	}
 	close($fh);
 }
