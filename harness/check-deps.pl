@@ -247,7 +247,8 @@ sub is_perl {
 # Functions defined in shell libraries the scripts source.
 my %lib_funcs;
 for my $lib ("$top/t/lib.sh", "$top/harness/guest/lib.sh",
-	     "$top/harness/guest/peers-lib.sh", "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
+	     "$top/harness/guest/peers-lib.sh", "$top/harness/guest/peers-why.sh",
+	     "$top/tools/testing/selftests/migrate_trace_lite/mt_lib.sh") {
 	next unless -f $lib;
 	my %c = shell_commands(slurp($lib));
 	$lib_funcs{$_} = 1 for map { s/^fn://r } grep { /^fn:/ } keys %c;

@@ -5,11 +5,17 @@
 # waited for until attached, stopped cleanly with SIGINT, and what it
 # received counted from its own output.
 #
-#   peer_start NAME     tracecmd, perf, btcount or btprint; its pid is
-#                       then $peer_pid (and $pid_NAME: several can run)
+#   peer_start NAME     tracecmd, perf, btcount or btprint, or on the
+#                       event sched_migrate_reason: rtracecmd, rperf or
+#                       rbt (bpftrace counting by cause and reason); its
+#                       pid is then $peer_pid (and $pid_NAME: several
+#                       can run)
 #   peer_stop NAME      stop it once its output is still; its output
 #                       stays in $PEERS
 #   peer_events NAME    its events as "PID ORIG DEST", one a line
+#   peer_whys NAME      rtracecmd's or rperf's events as "PID CAUSE REASON"
+#   peer_why_counts     rbt's maps as "PID CAUSE REASON COUNT" (numbers;
+#                       PID "all" for its map by cause and reason alone)
 #   peer_pairs NAME     btcount's map as "ORIG DEST COUNT"
 #   peer_lost NAME      the events it says it lost
 PEERS=/tmp/peers
@@ -19,6 +25,12 @@ mkdir -p $PEERS
 # The one-liners, as a user writes them.
 BT_COUNT='tracepoint:sched:sched_migrate_task { @[args->orig_cpu, args->dest_cpu] = count(); }'
 BT_PRINT='tracepoint:sched:sched_migrate_task { printf("comm=%s pid=%d orig_cpu=%d dest_cpu=%d\n", args->comm, args->pid, args->orig_cpu, args->dest_cpu); }'
+
+# The trace event with the why; bpftrace 0.17 reads a tracepoint's fields
+# as args->NAME.  The second map counts by task too, for the oracle of the
+# tasks created in a window.
+EV_WHY=sched:sched_migrate_reason
+BT_WHY='tracepoint:sched:sched_migrate_reason { @[args->cause, args->reason] = count(); @pid[args->pid, args->cause, args->reason] = count(); }'
 
 # The perf_event file descriptors process $1 holds.
 perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'; }
@@ -78,6 +90,25 @@ peer_start() {
 	peer=$1
 	rm -f "$PEERS/$peer".*
 	case $peer in
+	rtracecmd)
+		trace-cmd record -e $EV_WHY -o "$PEERS/rtracecmd.dat" \
+			>"$PEERS/rtracecmd.out" 2>&1 &
+		peer_pid=$!
+		peer_wait "event enabled" \
+			'[ "$(cat $PEER_TR/events/sched/sched_migrate_reason/enable)" = 1 ] &&
+			 [ "$(cat $PEER_TR/tracing_on)" = 1 ]' ;;
+	rperf)
+		# 1024 pages a CPU: perf's default lost events of a storm.
+		perf record -e $EV_WHY -a -m 1024 -o "$PEERS/rperf.data" \
+			>"$PEERS/rperf.out" 2>&1 &
+		peer_pid=$!
+		peer_wait "a perf event per CPU, polled" \
+			'[ "$(perf_fds $peer_pid)" -ge "$(nproc)" ] && polling $peer_pid' ;;
+	rbt)
+		bpftrace -e "$BT_WHY" >"$PEERS/rbt.out" 2>&1 &
+		peer_pid=$!
+		peer_wait "Attaching, then asleep" \
+			'grep -qs "^Attaching" "$PEERS/rbt.out" && sleeping $peer_pid' ;;
 	tracecmd)
 		# trace-cmd enables the event once its per-CPU readers run.
 		trace-cmd record -e sched:sched_migrate_task -o "$PEERS/tracecmd.dat" \
@@ -140,11 +171,34 @@ kv_events() {
 
 peer_events() {
 	case $1 in
-	tracecmd) timeout 300 trace-cmd report -i "$PEERS/tracecmd.dat" 2>"$PEERS/tracecmd.report.err" | kv_events ;;
-	perf) timeout 300 perf script -i "$PEERS/perf.data" 2>"$PEERS/perf.script.err" | kv_events ;;
+	tracecmd|rtracecmd) timeout 300 trace-cmd report -i "$PEERS/$1.dat" 2>"$PEERS/$1.report.err" | kv_events ;;
+	perf|rperf) timeout 300 perf script -i "$PEERS/$1.data" 2>"$PEERS/$1.script.err" | kv_events ;;
 	btprint) kv_events <"$PEERS/btprint.out" ;;
 	ftrace) kv_events <"$2" ;;
 	esac
+}
+
+# The PID, CAUSE and REASON of every "... pid=P ... cause=C reason=R" line,
+# as the tool printed them (names, from the event's print fmt).
+kv_whys() {
+	awk '/ cause=/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["pid"], v["cause"], v["reason"]
+	}'
+}
+
+peer_whys() {
+	case $1 in
+	rtracecmd) timeout 300 trace-cmd report -i "$PEERS/rtracecmd.dat" 2>"$PEERS/rtracecmd.report.err" | kv_whys ;;
+	rperf) timeout 300 perf script -i "$PEERS/rperf.data" 2>"$PEERS/rperf.script.err" | kv_whys ;;
+	ftrace) kv_whys <"$2" ;;
+	esac
+}
+
+# rbt's maps, printed when it stops: "@[1, 7]: 12", "@pid[312, 1, 7]: 3".
+peer_why_counts() {
+	sed -n -e 's/^@\[\([0-9]*\), \([0-9]*\)\]: \([0-9]*\)$/all \1 \2 \3/p' \
+		-e 's/^@pid\[\([0-9]*\), \([0-9]*\), \([0-9]*\)\]: \([0-9]*\)$/\1 \2 \3 \4/p' "$PEERS/rbt.out"
 }
 
 # btcount's map, printed when it stops: "@[0, 1]: 12".
@@ -155,9 +209,9 @@ peer_pairs() {
 peer_lost() {
 	case $1 in
 	# trace-cmd record ends with each CPU's ring buffer statistics.
-	tracecmd) awk '/^ *overrun:/ { n += $2 } END { print n + 0 }' "$PEERS/tracecmd.out" ;;
+	tracecmd|rtracecmd) awk '/^ *overrun:/ { n += $2 } END { print n + 0 }' "$PEERS/$1.out" ;;
 	# perf: "Processed N events and lost M chunks!"; LOST records.
-	perf) sed -n 's/.*and lost \([0-9]*\) chunks.*/\1/p' "$PEERS/perf.script.err" "$PEERS/perf.out" |
+	perf|rperf) sed -n 's/.*and lost \([0-9]*\) chunks.*/\1/p' "$PEERS/$1.script.err" "$PEERS/$1.out" |
 		awk '{ n += $1 } END { print n + 0 }' ;;
 	# bpftrace: "Lost N events" when its perf buffer was full.
 	btprint) awk '/^Lost [0-9]+ events/ { n += $2 } END { print n + 0 }' "$PEERS/btprint.out" ;;

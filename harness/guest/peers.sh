@@ -1,17 +1,20 @@
 #!/bin/sh
-# Guest side of make check's peers job (t/45-guest-peers.t): the bench
+# Guest side of make check's peers job (t/25-guest-peers.t): the bench
 # initramfs carries working perf, trace-cmd and bpftrace.  Each runs once,
 # attached as make bench attaches it, while a shell pinned to CPU 1 fires
 # N sched_migrate_task events through migration_trace/bench; each must
 # have received all N (bpftrace's count, by CPU pair: at least N from 1
-# to 0).  KTAP in OUT/peers.tap.
+# to 0).  Then the trace event sched_migrate_reason, read by every tool
+# at once beside mt over a real workload (peers-why.sh).  KTAP in
+# OUT/peers.tap.
 . /guest/peers-lib.sh
+. /guest/peers-why.sh
 out=$1
 MT=/sys/kernel/debug/migration_trace
 N=2000
 {
 echo "KTAP version 1"
-echo "1..5"
+echo "1..$((5 + WHY_TESTS))"
 ver="$(perf --version 2>&1) / $(trace-cmd --version 2>&1 | grep -m1 version) / $(bpftrace --version 2>&1)"
 case $ver in
 *"perf version"*"trace-cmd version"*bpftrace*) echo "ok 1 - versions: $ver" ;;
@@ -49,4 +52,5 @@ for p in tracecmd perf btcount btprint; do
 	echo "$r $n - $p: $what (attached in $((t1 - t0)) s, attempt $tries, lost $(peer_lost $p))"
 	[ "$r" = ok ] || grep -v '^comm=' "$PEERS/$p.out" | sed 's/^/# /' | tail -20
 done
+why_tests 6
 } >"$out/peers.tap" 2>&1
