@@ -85,14 +85,15 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
 	     empty => '(e) empty loop',
-	     clock => '(f) local_clock() alone');
+	     clock => '(f) local_clock() alone',
+	     evftrace => '(g) sched_migrate_reason by the hook, no reader');
 
 # The per-event table of %$ev in UNIT, with the targets judged if $judge.
 sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock)) {
+	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock evftrace)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}
@@ -103,12 +104,14 @@ sub event_table {
 }
 
 # The peers (section 7), as bench.sh names them.
-my @peers = qw(tracecmd perf btcount btprint);
+my @peers = qw(tracecmd perf btcount btprint rperf);
 my %peer_label = (ftrace => 'ftrace sched_migrate_task, no reader',
 		  tracecmd => 'trace-cmd record -e sched_migrate_task',
 		  perf => 'perf record -e sched:sched_migrate_task -a',
 		  btcount => 'bpftrace, count by CPU pair (per-CPU map)',
 		  btprint => 'bpftrace, printf of every event',
+		  evftrace => 'ftrace sched_migrate_reason, no reader (g)',
+		  rperf => 'perf record -e sched:sched_migrate_reason -a',
 		  mt => 'mt trace (a)', mtpipe => 'mt trace, trace_pipe reader (a2)',
 		  mstat => 'mstat (b)');
 # The rows that record per-event data (1, 2, 3, 5): our trace's targets.
@@ -247,8 +250,8 @@ sub peers_section {
 			 'x peer', 'TCG ns', 'IQR %', 'received/fired, lost, attach s');
 	my $row = 0;
 	my %rowno = (ftrace => 1, tracecmd => 2, perf => 3, btcount => 4, btprint => 5, mt => 6,
-		     mtpipe => 6, mstat => 7);
-	for my $v (qw(ftrace tracecmd perf btcount btprint mt mtpipe mstat)) {
+		     mtpipe => 6, mstat => 7, evftrace => 8, rperf => 9);
+	for my $v (qw(ftrace tracecmd perf btcount btprint mt mtpipe mstat evftrace rperf)) {
 		my $m = median($e->{$v});
 		next unless defined $m;
 		my $tcg = median($ev{$v});
@@ -275,6 +278,14 @@ sub peers_section {
 			 verdict($mt <= 0.5 * $cm));
 	push @s, sprintf('   target: mstat costs less than bpftrace\'s count: %.1f < %.1f (%.3f x) %s',
 			 $ms, $bc, $ms / $bc, verdict($ms < $bc)) if defined $bc && defined $ms;
+	# The event with the why under the same tool as sched_migrate_task.
+	my @why = map { my ($r, $t) = @$_;
+			defined median($e->{$r}) && defined median($e->{$t})
+			? sprintf('%s %.1f against %.1f (%.2f x)', $r eq 'evftrace' ? 'ftrace' : 'perf',
+				  median($e->{$r}), median($e->{$t}), median($e->{$r}) / median($e->{$t}))
+			: () } ([evftrace => 'ftrace'], [rperf => 'perf']);
+	push @s, '   rows 8, 9: sched_migrate_reason, fired by the hook (mt and mstat off), against',
+		'   sched_migrate_task under the same tool: ' . join(', ', @why) if @why;
 	# Attached: each round, the tool reported events of the firing shell.
 	# Whether it kept all of them is the tool's own business: reported.
 	if (%peer) {

@@ -194,9 +194,10 @@ sub peers_raw {
 	close($fh);
 }
 my %peer_ns = (mt => 130, mtpipe => 150, mstat => 70, off => 2, empty => 2, ftrace => 800,
-	       tracecmd => 900, perf => 2000, btcount => 1200, btprint => 1500);
+	       tracecmd => 900, perf => 2000, btcount => 1200, btprint => 1500, evftrace => 850,
+	       rperf => 2100);
 my @rounds = map { ["tracecmd 2000 2000 0 3", "perf 2000 2000 0 5", "btcount 2000 " . ($_ == 1 ? 1999 : 2000) . " 0 20",
-		    "btprint 2000 2000 7 21"] } 0 .. 2;
+		    "btprint 2000 2000 7 21", "rperf 2000 2000 0 4"] } 0 .. 2;
 my @cap = ('cap ftrace 90 1 1 0', 'cap mt 90 1 1 0', 'cap tracecmd 90 1 1 0', 'cap perf 90 1 1 0',
 	   'cap btprint 90 1 0 0', 'cap btcount 95 1 0 0', 'cap-fork 30', 'cap-marks 2 1');
 peers_raw('praw', \%peer_ns, peer => \@rounds, cap => \@cap);
@@ -204,10 +205,23 @@ open($ic, '>', "$dir/picount") or die;
 for my $r (0 .. 2) {
 	printf $ic "event %s %d 1000\n", $_->[0], $_->[1] * 1000 for
 		[mt => 70], [mtpipe => 70], [mstat => 52], [off => 4], [ftrace => 580], [empty => 3],
-		[tracecmd => 600], [perf => 1400], [btcount => 400], [btprint => 900];
+		[tracecmd => 600], [perf => 1400], [btcount => 400], [btprint => 900], [evftrace => 638],
+		[rperf => 1470];
 }
 close($ic);
 $out = `$top/harness/bench-report.pl $dir/praw testhost $dir/nosites $dir/picount`;
+# The event with the why: its rows under ftrace and perf, against
+# sched_migrate_task under the same tool.
+like($out, qr/^   \(g\) sched_migrate_reason by the hook, no reader\s+638\.0\s+1\.100$/m,
+     'the event by ftrace: a row of section 1, x ftrace\'s sched_migrate_task');
+like($out, qr/^   8   ftrace sched_migrate_reason, no reader \(g\)\s+638\.0\s+1\.100\s+1\.100\s+850\.0/m,
+     'peers: the event by ftrace, row 8');
+like($out, qr/^   9   perf record -e sched:sched_migrate_reason -a\s+1470\.0\s+2\.534 .*6000\/6000 \(3 of 3 rounds all\), lost 0, 4 s$/m,
+     'peers: the event by perf, row 9, what it received');
+like($out, qr/sched_migrate_task under the same tool: ftrace 638\.0 against 580\.0 \(1\.10 x\), perf 1470\.0 against 1400\.0 \(1\.05 x\)$/m,
+     'peers: the event against sched_migrate_task under the same tool');
+like($out, qr/rounds in which a peer received every event fired: tracecmd 3 of 3, perf 3 of 3, btcount 2 of 3, btprint 3 of 3, rperf 3 of 3$/m,
+     'peers: rperf\'s rounds counted');
 like($out, qr/^7\. Peers: /m, 'peers: section 7 is there');
 like($out, qr/^   2   trace-cmd record -e sched_migrate_task\s+600\.0\s+1\.034\s+1\.034\s+900\.0\s+[\d.]+\s+6000\/6000 \(3 of 3 rounds all\), lost 0, 3 s$/m,
      'peers: trace-cmd in instructions, x ftrace, x the cheapest, TCG ns, received');
@@ -223,7 +237,7 @@ like($out, qr/aim: mt trace <= 0\.5 x the cheapest per-event peer: 0\.121 x PASS
 like($out, qr/mstat costs less than bpftrace's count: 52\.0 < 400\.0 \(0\.130 x\) PASS/, 'peers: mstat target PASS');
 like($out, qr/every peer attached in every round \(it received events of the firing shell\): PASS/,
      'peers: attached in every round');
-like($out, qr/rounds in which a peer received every event fired: tracecmd 3 of 3, perf 3 of 3, btcount 2 of 3, btprint 3 of 3$/m,
+like($out, qr/rounds in which a peer received every event fired: tracecmd 3 of 3, perf 3 of 3, btcount 2 of 3, btprint 3 of 3, rperf 3 of 3$/m,
      'peers: a round that received less is counted');
 like($out, qr/^\s+perf\s+2000\.0\s+0\.500\s+250000$/m, 'peers: their affinity rows join section 2');
 # Section 8.

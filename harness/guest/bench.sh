@@ -7,6 +7,8 @@ MT=/sys/kernel/debug/migration_trace
 MS=/sys/kernel/debug/migration_stat
 TR=/sys/kernel/tracing
 EV=$TR/events/sched/sched_migrate_task/enable
+# The event with the why, fired by the hook itself.
+EVR=$TR/events/sched/sched_migrate_reason/enable
 H=/guest/mt_helper
 ROUNDS=${MT_BENCH_ROUNDS:-10}
 N=10000		# hook calls per per-event run
@@ -23,7 +25,7 @@ quiet() {
 	reader=
 	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
 	echo 0 >$MS/enable; echo 0 >$MS/reset
-	echo 0 >$EV; echo 0 >$TR/tracing_on; echo >$TR/trace
+	echo 0 >$EV; echo 0 >$EVR; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
 
 # The hook's calls go only into a trace or statistics that the bench file
@@ -42,6 +44,9 @@ setup() {
 	mstat) echo "start mstat" >$MT/bench ;;
 	both) echo "start both" >$MT/bench ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
+	# sched_migrate_reason recorded by ftrace, no reader: the hook with
+	# mt and mstat off fires the event alone.
+	evftrace) echo 1 >$EVR; echo 1 >$TR/tracing_on ;;
 	esac
 }
 
@@ -51,17 +56,23 @@ setup() {
 # pinned to CPU 1 (each moves that shell's pid from CPU 1 to 0), then the
 # two workloads; stopped, the tool must have received every call: the
 # events of that pid (bpftrace's count: its pair 1 -> 0 in the map it
-# prints on SIGUSR1 right after the calls).
+# prints on SIGUSR1 right after the calls).  rperf records the event
+# sched_migrate_reason, which the hook fires: its calls are "hook" ones.
 . /guest/peers-lib.sh
-PEER_LIST="tracecmd perf btcount btprint"
+# MT_BENCH_PEERS= (empty) leaves the peers out, for a quick look at the
+# hook alone (APPEND="MT_BENCH_PARTS=events MT_BENCH_PEERS=").
+PEER_LIST=${MT_BENCH_PEERS-"tracecmd perf btcount btprint rperf"}
+CAP_LIST="tracecmd perf btcount btprint"
 peer_round() {
 	quiet
 	t0=$(date +%s)
 	peer_start "$1" || { echo "peer $1 attach-failed"; return; }
 	t1=$(date +%s)
+	fire=tracepoint
+	[ "$1" = rperf ] && fire=hook
 	# shellcheck disable=SC2046
-	set -- "$1" $(taskset 2 sh -c "echo \$\$; echo 'tracepoint 1000' >$MT/bench
-		echo 'tracepoint $N' >$MT/bench; cut -d' ' -f3 $MT/bench")
+	set -- "$1" $(taskset 2 sh -c "echo \$\$; echo '$fire 1000' >$MT/bench
+		echo '$fire $N' >$MT/bench; cut -d' ' -f3 $MT/bench")
 	echo "event $1 $3 $N"
 	if [ "$1" = btcount ]; then
 		kill -USR1 "$peer_pid"
@@ -89,7 +100,7 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mstat off ftrace clock empty; do
+	for v in mt mtpipe mtflight mstat off ftrace evftrace clock empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
@@ -168,7 +179,7 @@ quiet
 R=$TR/instances/peers-ref
 mkdir -p $R
 echo 8192 >$R/buffer_size_kb
-for v in $PEER_LIST; do peer_start $v || echo "cap $v attach-failed"; done
+for v in $CAP_LIST; do peer_start $v || echo "cap $v attach-failed"; done
 echo 1 >$R/events/sched/sched_migrate_task/enable
 echo 1 >$MT/enable
 $H forkexec 30 /bin/true
@@ -176,7 +187,7 @@ $H affinity 40 1 0 0 0x3001 0x3002 >/dev/null
 echo peers-mark >$TR/trace_marker
 echo 0 >$MT/enable
 echo 0 >$R/events/sched/sched_migrate_task/enable
-for v in $PEER_LIST; do peer_stop $v; done
+for v in $CAP_LIST; do peer_stop $v; done
 cat $MT/trace >/tmp/cap.trace
 cat $R/trace >/tmp/cap.ftrace
 ftlost=$(awk '/^overrun:/ { n += $2 } END { print n + 0 }' $R/per_cpu/cpu*/stats)
