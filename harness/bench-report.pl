@@ -86,7 +86,7 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
 	     empty => '(e) empty loop',
 	     clock => '(f) local_clock() alone',
-	     evftrace => '(g) sched_migrate_reason by the hook, no reader');
+	     evftrace => '(g) sched_migrate_reason, fired by the hook');
 
 # The per-event table of %$ev in UNIT, with the targets judged if $judge.
 sub event_table {
@@ -354,6 +354,8 @@ sub capabilities {
 		'   bpftrace interval probe; tools: migrate_stats --period; all: migrate_stats\' matrix, per',
 		'   task, topology classes, ping-pong; series: stat rows per cause and reason;',
 		'   bt-print\'s order: per-CPU buffers read as polled, no time in the one-liner: not',
-		'   guaranteed, whatever a slow workload\'s order in this run.';
+		'   guaranteed, whatever a slow workload\'s order in this run;',
+		'   sched_migrate_reason (rows 8 and 9 of section 7) gives every tool the cause and reason:',
+		'   make check\'s peers guest checks their counts against mt\'s (t/25).';
 	return @s;
 }

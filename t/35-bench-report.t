@@ -212,7 +212,7 @@ close($ic);
 $out = `$top/harness/bench-report.pl $dir/praw testhost $dir/nosites $dir/picount`;
 # The event with the why: its rows under ftrace and perf, against
 # sched_migrate_task under the same tool.
-like($out, qr/^   \(g\) sched_migrate_reason by the hook, no reader\s+638\.0\s+1\.100$/m,
+like($out, qr/^   \(g\) sched_migrate_reason, fired by the hook\s+638\.0\s+1\.100$/m,
      'the event by ftrace: a row of section 1, x ftrace\'s sched_migrate_task');
 like($out, qr/^   8   ftrace sched_migrate_reason, no reader \(g\)\s+638\.0\s+1\.100\s+1\.100\s+850\.0/m,
      'peers: the event by ftrace, row 8');
