@@ -162,7 +162,7 @@ my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sch
 my $k = 'kernel/migrate_trace_lite';
 # The trace's layers; the stat's header comes with its stubs, which the
 # statistics' patch fills.
-my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
+my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_filter.c', '_filter.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
 				'_trace.c', '_trace.h', '_control.c', '_control.h', '_output.c',
 				'_output.h', '_snap.c', '_snap.h', '.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and

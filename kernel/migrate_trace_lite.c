@@ -176,6 +176,22 @@ static __always_inline u64 mt_move_begin(void)
 	return local_clock();
 }
 
+/*
+ * The trace's filter leaves some moves out: the reason comes first, and
+ * a move left out reads no clock.  Out of line, behind mt_filter_key.
+ */
+static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
+				      unsigned int why)
+{
+	if (mt_filter_match(&mt_trace_filter, why)) {
+		u64 now = mt_move_begin();
+
+		mt_log_and_count_at(p, to, why, now);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(why);
+	}
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * mt_log_move_at() - log and count a move at a given time, for KUnit
@@ -235,8 +251,13 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now = mt_move_begin();
+		u64 now;
 
+		if (mt_filtering()) {
+			mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+			return;
+		}
+		now = mt_move_begin();
 		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_wakeup_why(p, new_cpu));
@@ -280,8 +301,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 			 reason >= MT_REASON_END))
 		return;
 	if (mt_trace_running()) {
-		u64 now = mt_move_begin();
+		u64 now;
 
+		if (mt_filtering()) {
+			mt_move_filtered(p, new_cpu, mt_move_why(p, new_cpu, why));
+			return;
+		}
+		now = mt_move_begin();
 		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_move_why(p, new_cpu, why));
