@@ -345,11 +345,11 @@ EOT
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
 	files => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
-		  "${k}_kthreads_test.c",
+		  "${k}_kthreads_test.c", "${k}_filter_test.c",
 		  "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
 	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
-		  "${k}_kthreads_test.c",
+		  "${k}_kthreads_test.c", "${k}_filter_test.c",
 		  "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged
