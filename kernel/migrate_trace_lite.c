@@ -183,7 +183,7 @@ static __always_inline u64 mt_move_begin(void)
 static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
 				      unsigned int why)
 {
-	if (mt_filter_match(&mt_trace_filter, why)) {
+	if (mt_trace_selects(why)) {
 		u64 now = mt_move_begin();
 
 		mt_log_and_count_at(p, to, why, now);

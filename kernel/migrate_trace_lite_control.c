@@ -279,13 +279,21 @@ static ssize_t mt_filter_read(struct file *file, char __user *ubuf,
 }
 
 /*
- * ">" replaces the filter with the first write of an open, ">>"
- * (O_APPEND) adds to it; a bad name leaves it as it was.
+ * An open without O_APPEND (">") replaces the filter with its first
+ * write that succeeds; later writes, and those of an O_APPEND open
+ * (">>"), change it as it is.  A bad name leaves it as it was.  Each
+ * write() holds whole words.
  */
+static int mt_filter_open(struct inode *inode, struct file *file)
+{
+	file->private_data = (void *)(unsigned long)!(file->f_flags & O_APPEND);
+	return 0;
+}
+
 static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	bool replace = !(file->f_flags & O_APPEND) && !*ppos;
+	bool replace = file->private_data;
 	char *text;
 	int ret;
 
@@ -298,11 +306,13 @@ static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
 	kfree(text);
 	if (ret)
 		return ret;
+	file->private_data = NULL;
 	*ppos += count;
 	return count;
 }
 
 static const struct file_operations mt_filter_fops = {
+	.open	= mt_filter_open,
 	.read	= mt_filter_read,
 	.write	= mt_filter_write,
 	.llseek	= default_llseek,

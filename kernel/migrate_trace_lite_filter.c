@@ -15,6 +15,7 @@
 #include <linux/ctype.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
+#include <linux/types.h>
 
 #include "migrate_trace_lite_filter.h"
 
@@ -31,6 +32,7 @@ static u64 mt_filter_none_bits(unsigned int cause)
 void mt_filter_set_all(struct mt_filter *f)
 {
 	memset(f->mask, 0xff, sizeof(f->mask));
+	f->mask[MT_CAUSE_NONE] = 0;
 }
 
 /**
@@ -92,8 +94,12 @@ static int mt_filter_word(struct mt_filter *f, const char *word)
 	u64 bits = ~0ULL;
 	int cause;
 
-	if (!strcmp(word, "0") || !strcmp(word, "all")) {
-		memset(f->mask, *word == '0' ? 0 : 0xff, sizeof(f->mask));
+	if (!strcmp(word, "0")) {
+		memset(f->mask, 0, sizeof(f->mask));
+		return 0;
+	}
+	if (!strcmp(word, "all")) {
+		mt_filter_set_all(f);
 		return 0;
 	}
 	word += exclude;
@@ -120,6 +126,7 @@ static int mt_filter_word(struct mt_filter *f, const char *word)
  * @replace: start from nothing (or, if the first word excludes, from
  *	everything) instead of from @f
  *
+ * Context: any; the caller serializes changes of @f.
  * Return: 0, or -EINVAL for an unknown name, a pair the scheduler
  * cannot produce, or no word at all.
  */
@@ -130,9 +137,15 @@ int mt_filter_parse(struct mt_filter *f, char *text, bool replace)
 	char *word;
 	int ret;
 
-	while ((word = strsep(&text, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
+	for (;;) {
+		text = skip_spaces(text);
+		if (!*text)
+			break;
+		word = text;
+		while (*text && !isspace(*text))
+			text++;
+		if (*text)
+			*text++ = '\0';
 		if (first && replace) {
 			if (*word == '!')
 				mt_filter_set_all(&next);
@@ -157,14 +170,20 @@ int mt_filter_parse(struct mt_filter *f, char *text, bool replace)
  *
  * "all", "0", or each cause that is selected whole and each selected
  * CAUSE/REASON of the others, separated by spaces.
+ *
+ * Context: any, also a panic's dump; takes no lock.
  */
 void mt_filter_show(struct seq_buf *s, const struct mt_filter *f)
 {
 	const char *sep = "";
 	unsigned int c, r;
 
-	if (mt_filter_is_all(f) || mt_filter_is_none(f)) {
-		seq_buf_puts(s, mt_filter_is_none(f) ? "0" : "all");
+	if (mt_filter_is_all(f)) {
+		seq_buf_puts(s, "all");
+		return;
+	}
+	if (mt_filter_is_none(f)) {
+		seq_buf_puts(s, "0");
 		return;
 	}
 	for (c = 1; c < MT_CAUSE_END; c++) {

@@ -13,19 +13,24 @@
  * The moves a filter selects: bit r of mask[c] selects cause c with
  * reason r.  Bit MT_REASON_NONE also stands for the reasons cause c
  * cannot have (mt_cause_reasons[]), so that a whole cause is all ones.
+ * mask[MT_CAUSE_NONE] is always 0.
  */
 struct mt_filter {
 	u64 mask[MT_CAUSE_END];
 };
 
-/* The longest text of a filter, every cause and reason listed, with NUL. */
+/* A cap on a filter's text, written or read; every pair listed takes ~1.6 KiB. */
 #define MT_FILTER_TEXT_MAX	4096
 
-/* Whether a move of @why, MT_WHY(cause, reason), passes @f. */
+/*
+ * Whether a move of @why, MT_WHY(cause, reason), passes @f.  A plain
+ * read: a trace's filter changes only while no trace runs, and a start
+ * publishes it to the hooks (mt_trace_running() pairs with it).
+ */
 static __always_inline bool mt_filter_match(const struct mt_filter *f,
 					    unsigned int why)
 {
-	return READ_ONCE(f->mask[why & 0xff]) & BIT_ULL(why >> 8);
+	return f->mask[why & 0xff] & BIT_ULL(why >> 8);
 }
 
 void mt_filter_set_all(struct mt_filter *f);

@@ -138,13 +138,15 @@ static void mt_test_filter_round_trip(struct kunit *test)
 						 "%s/%s ", mt_cause_names[c],
 						 mt_reason_names[r]);
 	}
-	KUNIT_EXPECT_LT(test, len, (size_t)MT_FILTER_TEXT_MAX);
+	KUNIT_EXPECT_LT(test, len + 1, (size_t)MT_FILTER_TEXT_MAX);
 	memset(&g, 0, sizeof(g));
 	g = mt_test_parse(test, &g, every, true, 0);
 	KUNIT_EXPECT_TRUE(test, mt_filter_is_all(&g));
-	/* All but one pair: the longest text read back. */
-	g.mask[TTWU] &= ~BIT_ULL(MT_REASON_IDLE_PREV);
-	KUNIT_EXPECT_LT(test, strlen(mt_test_show(test, &g)), (size_t)MT_FILTER_TEXT_MAX - 1);
+	/* One pair out of every cause that has reasons: the longest text read. */
+	for (c = 1; c < MT_CAUSE_END; c++)
+		if (mt_cause_reasons[c])
+			g.mask[c] &= ~BIT_ULL(__ffs64(mt_cause_reasons[c]));
+	KUNIT_EXPECT_LT(test, strlen(mt_test_show(test, &g)) + 1, (size_t)MT_FILTER_TEXT_MAX);
 }
 
 static int mt_test_filter_write(struct kunit *test, const char *text, bool replace)
@@ -177,9 +179,47 @@ static void mt_test_filter_when(struct kunit *test)
 #define MT_TEST_FILTER \
 	"detach_tasks/lb_busy_load try_to_wake_up !try_to_wake_up/idle_cpu"
 
+#ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
+/* The moves of @cause and @reason the statistics counted, in any period. */
+static u64 mt_test_stat_count(unsigned int cause, unsigned int reason)
+{
+	u64 n = 0, period;
+
+	for (period = 0; period < 4; period++)
+		n += ms_read_count(period, ms_column(cause, reason));
+	return n;
+}
+
+static void mt_test_stat_start(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, mt_test_locked(ms_start_locked), 0);
+}
+
+/* The statistics counted the moves the filter left out. */
+static void mt_test_stat_check(struct kunit *test)
+{
+	mutex_lock(&mt_mutex);
+	ms_stop_locked();
+	mutex_unlock(&mt_mutex);
+	KUNIT_EXPECT_EQ(test, mt_test_stat_count(MT_CAUSE_AFFINE_MOVE_TASK,
+						 MT_REASON_AFFINITY), 1ULL);
+	KUNIT_EXPECT_EQ(test, mt_test_stat_count(TTWU, MT_REASON_IDLE_CPU), 1ULL);
+}
+#else
+static void mt_test_stat_start(struct kunit *test)
+{
+}
+
+static void mt_test_stat_check(struct kunit *test)
+{
+}
+#endif
+
 /*
  * The hooks record the moves the filter selects, in order, and nothing
- * of the others: no record, no loss.
+ * of the others: no record, no loss.  A move left out still takes its
+ * note, so a later move of the task cannot inherit it, and the
+ * statistics count it.
  */
 static void mt_test_filter_hooks(struct kunit *test)
 {
@@ -196,6 +236,7 @@ static void mt_test_filter_hooks(struct kunit *test)
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_test_filter_write(test, MT_TEST_FILTER, true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_test_stat_start(test);
 	local_irq_save(flags);
 	mt_test_three_cpus(&this, &b, &c);
 	mt_test_place(t, b);
@@ -204,16 +245,20 @@ static void mt_test_filter_hooks(struct kunit *test)
 	__mt_migrate_task(t, c, MT_CAUSE_AFFINE_MOVE_TASK);			/* out */
 	mt_note(t, MT_REASON_IDLE_CPU);
 	__mt_migrate_wakeup(t, c);						/* out */
+	__mt_migrate_wakeup(t, c);				/* in, no reason */
 	mt_note(t, MT_REASON_IDLE_PREV);
 	__mt_migrate_wakeup(t, c);						/* in */
 	local_irq_restore(flags);
+	mt_test_stat_check(test);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
-	KUNIT_ASSERT_EQ(test, s->n, 2U);
+	KUNIT_ASSERT_EQ_MSG(test, s->n, 3U, "moves: %s", mt_test_moves_str(test, s));
 	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_DETACH_TASKS);
 	KUNIT_EXPECT_EQ(test, s->m[0].reason, MT_REASON_LB_FIRST);
-	KUNIT_EXPECT_EQ(test, s->m[1].cause, MT_CAUSE_TRY_TO_WAKE_UP);
-	KUNIT_EXPECT_EQ(test, s->m[1].reason, MT_REASON_IDLE_PREV);
+	KUNIT_EXPECT_EQ(test, s->m[1].cause, TTWU);
+	KUNIT_EXPECT_EQ(test, s->m[1].reason, MT_REASON_NONE);
+	KUNIT_EXPECT_EQ(test, s->m[2].cause, TTWU);
+	KUNIT_EXPECT_EQ(test, s->m[2].reason, MT_REASON_IDLE_PREV);
 	for_each_possible_cpu(cpu)
 		lost += mt_ring_dropped(cpu) + mt_ring_overwritten(cpu);
 	KUNIT_EXPECT_EQ(test, lost, 0ULL);

@@ -38,7 +38,7 @@
 
 bool mt_tracing;
 struct mt_filter mt_trace_filter = {
-	.mask = { [0 ... MT_CAUSE_END - 1] = ~0ULL },
+	.mask = { [MT_CAUSE_NONE + 1 ... MT_CAUSE_END - 1] = ~0ULL },
 };
 
 DEFINE_STATIC_KEY_FALSE(mt_filter_key);

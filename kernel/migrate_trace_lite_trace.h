@@ -32,6 +32,12 @@ static __always_inline bool mt_filtering(void)
 	return static_branch_unlikely(&mt_filter_key);
 }
 
+/* Whether the trace records a move of @why, MT_WHY(cause, reason). */
+static __always_inline bool mt_trace_selects(unsigned int why)
+{
+	return mt_filter_match(&mt_trace_filter, why);
+}
+
 extern unsigned long mt_buf_size_kb;	/* the size asked for */
 extern unsigned int mt_trace_readers;	/* trace file opens, under mt_mutex */
 extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
@@ -82,6 +88,11 @@ static inline bool mt_trace_running(void)
 static inline bool mt_filtering(void)
 {
 	return false;
+}
+
+static inline bool mt_trace_selects(unsigned int why)
+{
+	return true;
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)

@@ -42,9 +42,16 @@ check "the filter is unchanged by refused writes" "$(filter)" "$(cat "$TMPD/befo
 filter >"$F"
 check "read back and written again, it is the same filter" "$(filter)" "$(cat "$TMPD/before")"
 
-# A filtered trace beside the statistics of the same window.
-wr "$F" "try_to_wake_up wake_up_new_task" >/dev/null
+# A filtered trace beside the statistics of the same window: wakeups but
+# those to an idle previous CPU, and fork placements.
+SEL="try_to_wake_up !try_to_wake_up/idle_prev wake_up_new_task"
+selected() {
+	awk '($2 ~ /^try_to_wake_up\// && $2 != "try_to_wake_up/idle_prev") ||
+	     $2 == "wake_up_new_task"'
+}
+wr "$F" "$SEL" >/dev/null
 wr "$MS_DIR/reset" 0 >/dev/null
+wr "$MS_DIR/period_msec" 100 >/dev/null
 mt_start
 check "the filter is refused while tracing" "$(wr "$F" all)" EBUSY
 wr "$MS_DIR/enable" 1 >/dev/null
@@ -57,23 +64,28 @@ check "the filter is refused after a trace, until a reset" "$(wr "$F" all)" EBUS
 S=$TMPD/stat T=$TMPD/trace
 cat "$MS_DIR/stat" >"$S"
 mt_save "$T"
-check "the header states the filter" "$(sed -n 's/^# filter //p' "$T")" \
-	"try_to_wake_up wake_up_new_task"
+check "the header states the filter" "$(sed -n 's/^# filter //p' "$T")" "$(filter)"
 check "every line is well formed" "$(mt_malformed "$T" | head -3)" ""
 check "nothing was lost" "$(mt_lost "$T")" "0 0"
-check "only the selected causes are in the trace" \
-	"$(mt_migrations "$T" | awk '$4 != "try_to_wake_up" && $4 != "wake_up_new_task"' |
-	   head -3)" ""
-ms_rows_by_cause "$S" | sort >"$TMPD/s_rows"
-mt_rows_by_cause "$T" "$S" | sort >"$TMPD/t_rows"
-check "the statistics counted other causes too" \
-	"$(awk '$2 != "try_to_wake_up" && $2 != "wake_up_new_task"' "$TMPD/s_rows" | wc -l |
-	   awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
-check "every period's counts of the selected causes equal the trace's" \
-	"$(awk '$2 == "try_to_wake_up" || $2 == "wake_up_new_task"' "$TMPD/s_rows")" \
-	"$(cat "$TMPD/t_rows")"
+check "only the selected moves are in the trace" \
+	"$(mt_migrations "$T" | awk '!(($4 == "try_to_wake_up" && $5 != "idle_prev") ||
+				      $4 == "wake_up_new_task")' | head -3)" ""
+ms_rows "$S" | sort >"$TMPD/s_all"
+mt_rows "$T" "$S" | sort >"$TMPD/t_all"
+check "the statistics counted moves the filter left out" \
+	"$(awk '$2 !~ /\// && $2 != "try_to_wake_up" && $2 != "wake_up_new_task"' \
+		"$TMPD/s_all" | wc -l | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
+selected <"$TMPD/s_all" >"$TMPD/s_sel"
+selected <"$TMPD/t_all" >"$TMPD/t_sel"
+if [ -s "$TMPD/s_sel" ] && cmp -s "$TMPD/s_sel" "$TMPD/t_sel"; then
+	ktap_test_pass "every period's counts of the selected moves equal the trace's"
+else
+	ktap_test_fail "every period's counts of the selected moves equal the trace's"
+	diff "$TMPD/s_sel" "$TMPD/t_sel" | head -8 | sed 's/^/#   /'
+fi
 mt_reset
 wr "$MS_DIR/reset" 0 >/dev/null
+wr "$MS_DIR/period_msec" 1000 >/dev/null
 check "after a reset the filter may change" "$(wr "$F" all)$(filter)" okall
 mt_start
 mt_stop
