@@ -209,6 +209,13 @@ sub check_migration {
 	}
 	$bad->("cause $k is not in the header") unless defined $h->{cause_name}{$k + 0};
 	$bad->("reason $r is not in the header") if $r && !defined $h->{reason_name}{$r + 0};
+	# A trace has one filter, set before it started: a move it left out
+	# cannot be in it, and counting one would make a '-' a lie.
+	if ($h->{rec_filter}) {
+		my ($cn, $rn) = ($h->{cause_name}{$k + 0}, $r ? $h->{reason_name}{$r + 0} : 'none');
+		$bad->("a move of $cn/$rn, which the trace's '# filter' left out")
+			unless selected($h->{rec_filter}, $cn, $rn);
+	}
 }
 
 # The event line LINE, checked whole, in time order after the one before
