@@ -77,10 +77,11 @@ push @out, "host: $host; guest: QEMU TCG, $info";
 push @out, "medians of $rounds interleaved rounds; ratios are taken within this run";
 push @out, '';
 
-my %target = (mt => 0.17, mtpipe => 0.20, mtflight => 0.20, mstat => 0.10);
+my %target = (mt => 0.17, mtpipe => 0.20, mtflight => 0.20, mtreject => 0.05, mstat => 0.10);
 my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     mtpipe => '(a2) hook, mt, trace_pipe reader draining',
 	     mtflight => '(a3) hook, mt flight recorder recycling',
+	     mtreject => '(a4) hook, mt, a filter that rejects every move',
 	     mstat => '(b) hook, mstat collecting',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
@@ -93,7 +94,7 @@ sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mstat off ftrace empty clock evftrace)) {
+	for my $v (qw(mt mtpipe mtflight mtreject mstat off ftrace empty clock evftrace)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}

@@ -184,7 +184,7 @@ my @sched = map { "kernel/sched/$_" } qw(core.c fair.c rt.c deadline.c ext.c sch
 my $k = 'kernel/migrate_trace_lite';
 # The trace's layers; the stat's header comes with its stubs, which the
 # statistics' patch fills.
-my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
+my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_filter.c', '_filter.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
 				'_trace.c', '_trace.h', '_control.c', '_control.h', '_output.c',
 				'_output.h', '_snap.c', '_snap.h', '.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and
@@ -397,11 +397,11 @@ EOT
 {
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
 	files => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
-		  "${k}_kthreads_test.c", "${k}_event_test.c",
+		  "${k}_kthreads_test.c", "${k}_event_test.c", "${k}_filter_test.c",
 		  "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
 	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
-		  "${k}_kthreads_test.c", "${k}_event_test.c",
+		  "${k}_kthreads_test.c", "${k}_event_test.c", "${k}_filter_test.c",
 		  "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged

@@ -216,6 +216,23 @@ static __always_inline u64 mt_move_begin(void)
 	return local_clock();
 }
 
+/*
+ * The trace's filter leaves some moves out: the reason comes first, and
+ * a move left out reads no clock.  Out of line, behind mt_filter_key,
+ * and on the event's path, which has its reason already.
+ */
+static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
+				      unsigned int why)
+{
+	if (mt_trace_selects(why)) {
+		u64 now = mt_move_begin();
+
+		mt_log_and_count_at(p, to, why, now);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(why);
+	}
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * mt_log_move_at() - log and count a move at a given time, for KUnit
@@ -268,13 +285,11 @@ static void mt_event_log(struct task_struct *p, unsigned int new_cpu,
 			 unsigned int why)
 {
 	trace_sched_migrate_reason(p, new_cpu, why & 0xff, why >> 8);
-	if (mt_trace_running()) {
-		u64 now = mt_move_begin();
-
-		mt_log_and_count_at(p, new_cpu, why, now);
-	} else if (ms_stat_running()) {
+	/* The trace's filter is the trace's: the event saw every move. */
+	if (mt_trace_running())
+		mt_move_filtered(p, new_cpu, why);
+	else if (ms_stat_running())
 		ms_count_untimed(why);
-	}
 }
 
 static noinline __cold void mt_event_wakeup(struct task_struct *p,
@@ -307,8 +322,13 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now = mt_move_begin();
+		u64 now;
 
+		if (mt_filtering()) {
+			mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+			return;
+		}
+		now = mt_move_begin();
 		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_wakeup_why(p, new_cpu));
@@ -364,8 +384,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now = mt_move_begin();
+		u64 now;
 
+		if (mt_filtering()) {
+			mt_move_filtered(p, new_cpu, mt_move_why(p, new_cpu, why));
+			return;
+		}
+		now = mt_move_begin();
 		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_move_why(p, new_cpu, why));

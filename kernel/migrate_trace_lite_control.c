@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The migration trace's control files in migration_trace/ (enable, mark,
- * reset, overwrite, buffer_size_kb, stats) and its kernel API,
+ * reset, overwrite, buffer_size_kb, filter, stats) and its kernel API,
  * mt_trace_enable() and mt_trace_mark().
  */
 
@@ -10,7 +10,10 @@
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/fs.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <kunit/visibility.h>
 
@@ -160,8 +163,9 @@ static const struct file_operations mt_reset_fops = {
 };
 
 /*
- * Settings of the buffers (overwrite, buffer_size_kb) change only while
- * the buffers are empty: after a reset, before the first start.
+ * Settings of a trace (overwrite, buffer_size_kb, filter) change only while
+ * the buffers are empty: after a reset, before the first start.  So a
+ * trace has one filter, which its header states.
  */
 static int mt_settable_locked(void)
 {
@@ -228,6 +232,92 @@ static const struct file_operations mt_size_fops = {
 	.llseek	= default_llseek,
 };
 
+/**
+ * mt_trace_filter_write() - apply text written to the trace's filter
+ * @text: the words (see migrate_trace_lite_filter.c); cut into them
+ * @replace: the write replaces the filter rather than adding to it
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0; -EBUSY once a trace started since the reset, or while the
+ * trace is read; or an error of mt_filter_parse(), the filter unchanged.
+ */
+VISIBLE_IF_KUNIT int mt_trace_filter_write(char *text, bool replace)
+{
+	struct mt_filter next;
+	int ret;
+
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret) {
+		next = mt_trace_filter;
+		ret = mt_filter_parse(&next, text, replace);
+	}
+	if (!ret)
+		mt_trace_set_filter_locked(&next);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
+static ssize_t mt_filter_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct seq_buf s;
+	ssize_t ret;
+	char *buf;
+
+	buf = kmalloc(MT_FILTER_TEXT_MAX + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, MT_FILTER_TEXT_MAX + 1);
+	mutex_lock(&mt_mutex);
+	mt_filter_show(&s, &mt_trace_filter);
+	mutex_unlock(&mt_mutex);
+	seq_buf_putc(&s, '\n');
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, seq_buf_used(&s));
+	kfree(buf);
+	return ret;
+}
+
+/*
+ * An open without O_APPEND (">") replaces the filter with its first
+ * write that succeeds; later writes, and those of an O_APPEND open
+ * (">>"), change it as it is.  A bad name leaves it as it was.  Each
+ * write() holds whole words.
+ */
+static int mt_filter_open(struct inode *inode, struct file *file)
+{
+	file->private_data = (void *)(unsigned long)!(file->f_flags & O_APPEND);
+	return 0;
+}
+
+static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	bool replace = file->private_data;
+	char *text;
+	int ret;
+
+	if (!count || count >= MT_FILTER_TEXT_MAX)
+		return -EINVAL;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = strlen(text) == count ? mt_trace_filter_write(text, replace) : -EINVAL;
+	kfree(text);
+	if (ret)
+		return ret;
+	file->private_data = NULL;
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations mt_filter_fops = {
+	.open	= mt_filter_open,
+	.read	= mt_filter_read,
+	.write	= mt_filter_write,
+	.llseek	= default_llseek,
+};
+
 /*
  * migration_trace/stats: per CPU, the records logged, dropped (buffer
  * full) and lost to the flight recorder so far; then the clamps: records
@@ -284,6 +374,7 @@ void __init mt_control_init(struct dentry *dir)
 	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
 	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
 	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
+	debugfs_create_file("filter", 0600, dir, NULL, &mt_filter_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
 	mt_ring_init();
 }

@@ -256,6 +256,12 @@ void mt_show_header(struct seq_buf *s, bool live)
 	if (mt_task_list_truncated)
 		seq_buf_printf(s, "# task_list_truncated %lu\n",
 			       mt_task_list_truncated);
+	/* A filtered trace says what it left out; others stay as they were. */
+	if (!mt_filter_is_all(&mt_trace_filter)) {
+		seq_buf_puts(s, "# filter ");
+		mt_filter_show(s, &mt_trace_filter);
+		seq_buf_putc(s, '\n');
+	}
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_buf_printf(s, "# cause %d %s\n", i, mt_cause_names[i]);
 	for (i = MT_CAUSE_END; i < MT_EV_END; i++)
@@ -278,5 +284,5 @@ void mt_show_header(struct seq_buf *s, bool live)
  */
 size_t mt_header_max(void)
 {
-	return 16384 + nr_cpu_ids * 128;
+	return 16384 + MT_FILTER_TEXT_MAX + nr_cpu_ids * 128;
 }

@@ -49,25 +49,6 @@ static void mt_test_reason_table(struct kunit *test)
 				       mt_test_reason_names[r], "reason %d", r);
 }
 
-/* Three distinct possible CPUs: this one, and two others (irqs off). */
-static void mt_test_three_cpus(int *this, int *b, int *c)
-{
-	*this = smp_processor_id();
-	*b = cpumask_any_but(cpu_possible_mask, *this);
-	*c = cpumask_next(*b, cpu_possible_mask);
-	if (*c == *this)
-		*c = cpumask_next(*c, cpu_possible_mask);
-}
-
-/* Put a made-up task on @cpu, allowed everywhere, as the hooks look at it. */
-static void mt_test_place(struct task_struct *t, int cpu)
-{
-	WRITE_ONCE(task_thread_info(t)->cpu, cpu);
-	t->wake_cpu = cpu;
-	t->cpus_ptr = &t->cpus_mask;
-	cpumask_copy(&t->cpus_mask, cpu_possible_mask);
-}
-
 /*
  * A wakeup's reason is the decision select_task_rq() noted for the task,
  * but: a task whose CPU was taken from it while it slept moves for that

@@ -45,6 +45,7 @@ static inline int ms_test_stop(void)
 static struct {
 	unsigned long buf_size_kb;
 	bool overwrite;
+	struct mt_filter filter;
 } mt_test_saved;
 
 /*
@@ -66,6 +67,7 @@ static inline void mt_test_cleanup(void *data)
 #endif
 	WRITE_ONCE(mt_overwrite, mt_test_saved.overwrite);
 	WRITE_ONCE(mt_buf_size_kb, mt_test_saved.buf_size_kb);
+	mt_trace_set_filter_locked(&mt_test_saved.filter);
 	mutex_unlock(&mt_mutex);
 }
 
@@ -74,6 +76,7 @@ static inline int mt_test_init(struct kunit *test)
 {
 	mt_test_saved.overwrite = READ_ONCE(mt_overwrite);
 	mt_test_saved.buf_size_kb = READ_ONCE(mt_buf_size_kb);
+	mt_test_saved.filter = mt_trace_filter;
 	return kunit_add_action_or_reset(test, mt_test_cleanup, test);
 }
 
@@ -276,6 +279,25 @@ static inline void mt_test_expect_chain(struct kunit *test,
 	if (to >= 0)
 		KUNIT_EXPECT_EQ_MSG(test, s->m[s->n - 1].to, to,
 				    "moves: %s", mt_test_moves_str(test, s));
+}
+
+/* Three distinct possible CPUs: this one, and two others (irqs off). */
+static inline void mt_test_three_cpus(int *this, int *b, int *c)
+{
+	*this = smp_processor_id();
+	*b = cpumask_any_but(cpu_possible_mask, *this);
+	*c = cpumask_next(*b, cpu_possible_mask);
+	if (*c == *this)
+		*c = cpumask_next(*c, cpu_possible_mask);
+}
+
+/* Put a made-up task on @cpu, allowed everywhere, as the hooks look at it. */
+static inline void mt_test_place(struct task_struct *t, int cpu)
+{
+	WRITE_ONCE(task_thread_info(t)->cpu, cpu);
+	t->wake_cpu = cpu;
+	t->cpus_ptr = &t->cpus_mask;
+	cpumask_copy(&t->cpus_mask, cpu_possible_mask);
 }
 
 #endif /* _KERNEL_MIGRATE_TRACE_LITE_TEST_H */

@@ -37,6 +37,11 @@
 #include "migrate_trace_lite_trace.h"
 
 bool mt_tracing;
+struct mt_filter mt_trace_filter = {
+	.mask = { [MT_CAUSE_NONE + 1 ... MT_CAUSE_END - 1] = ~0ULL },
+};
+
+DEFINE_STATIC_KEY_FALSE(mt_filter_key);
 unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
 unsigned int mt_trace_readers;
 s64 mt_clock_offset;
@@ -608,6 +613,26 @@ int mt_bench_start_trace_locked(void)
 	return mt_start_locked(false);
 }
 #endif
+
+/**
+ * mt_trace_set_filter_locked() - set the moves the next trace records
+ * @f: the filter
+ *
+ * The hooks test the filter only behind mt_filter_key, so that a trace
+ * of every move pays nothing for it.
+ *
+ * Context: under mt_mutex, with no trace started since the reset (no
+ * writer reads the filter); may sleep.
+ */
+void mt_trace_set_filter_locked(const struct mt_filter *f)
+{
+	lockdep_assert_held(&mt_mutex);
+	mt_trace_filter = *f;
+	if (mt_filter_is_all(f))
+		static_branch_disable(&mt_filter_key);
+	else
+		static_branch_enable(&mt_filter_key);
+}
 
 /**
  * mt_reset_locked() - stop the trace and free its buffers and names

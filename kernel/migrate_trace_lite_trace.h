@@ -6,6 +6,9 @@
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_TRACE_H
 #define _KERNEL_MIGRATE_TRACE_LITE_TRACE_H
 
+#include <linux/jump_label.h>
+
+#include "migrate_trace_lite_filter.h"
 #include "migrate_trace_lite_readers.h"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
@@ -17,6 +20,22 @@ static inline bool mt_trace_running(void)
 {
 	/* Pairs with the releases of a start. */
 	return smp_load_acquire(&mt_tracing);
+}
+
+/* The moves the trace records; changes only while no writer runs. */
+extern struct mt_filter mt_trace_filter;
+DECLARE_STATIC_KEY_FALSE(mt_filter_key);
+
+/* Whether the trace's filter leaves some moves out. */
+static __always_inline bool mt_filtering(void)
+{
+	return static_branch_unlikely(&mt_filter_key);
+}
+
+/* Whether the trace records a move of @why, MT_WHY(cause, reason). */
+static __always_inline bool mt_trace_selects(unsigned int why)
+{
+	return mt_filter_match(&mt_trace_filter, why);
 }
 
 extern unsigned long mt_buf_size_kb;	/* the size asked for */
@@ -47,6 +66,7 @@ bool mt_trace_started(void);
 int mt_start_locked(bool allow_restart);
 void mt_stop_locked(void);
 int mt_reset_locked(void);
+void mt_trace_set_filter_locked(const struct mt_filter *f);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mt_take_task_list(u64 ts);
@@ -63,6 +83,16 @@ int mt_bench_start_trace_locked(void);
 static inline bool mt_trace_running(void)
 {
 	return false;
+}
+
+static inline bool mt_filtering(void)
+{
+	return false;
+}
+
+static inline bool mt_trace_selects(unsigned int why)
+{
+	return true;
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)

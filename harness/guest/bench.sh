@@ -24,6 +24,7 @@ quiet() {
 	[ -n "${reader:-}" ] && kill "$reader" 2>/dev/null && wait "$reader" 2>/dev/null
 	reader=
 	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
+	echo all >$MT/filter
 	echo 0 >$MS/enable; echo 0 >$MS/reset
 	echo 0 >$EV; echo 0 >$EVR; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
@@ -41,6 +42,8 @@ setup() {
 	# The flight recorder, small enough to recycle chunks all along.
 	mtflight) echo 1 >$MT/overwrite; echo 64 >$MT/buffer_size_kb
 		echo "start mt" >$MT/bench ;;
+	# A filter that leaves every move out.
+	mtreject) echo 0 >$MT/filter; echo "start mt" >$MT/bench ;;
 	mstat) echo "start mstat" >$MT/bench ;;
 	both) echo "start both" >$MT/bench ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
@@ -100,7 +103,7 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mstat off ftrace evftrace clock empty; do
+	for v in mt mtpipe mtflight mtreject mstat off ftrace evftrace clock empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;

@@ -9,8 +9,9 @@
 # header said in a hash H (the trace object of migrate_stats), with the
 # keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
 # cause_name and cause_num, loc_kind, reason_name and reason_num, topo,
-# lost_hdr, cpu_lost, and prev (the last timestamp read).  Errors go to
-# BAD, the reader's sub that names the file and line and dies.
+# lost_hdr, cpu_lost, rec_filter (the '# filter' line, see
+# parse_filter()) and prev (the last timestamp read).  Errors go to BAD,
+# the reader's sub that names the file and line and dies.
 
 package MigrateTrace::Format;
 
@@ -20,7 +21,8 @@ no warnings 'portable';		# 64-bit hex timestamps
 use Exporter qw(import);
 
 our @EXPORT_OK = qw(MAX_CPUS new_header header_line header_done check_cpu check_migration
-		    event_of naming_kind read_file lost_counts);
+		    event_of naming_kind read_file lost_counts parse_filter selected cause_recorded
+		    filter_text);
 
 my $P = $0 =~ s@.*/@@gr;
 
@@ -50,7 +52,7 @@ sub new_header {
 # cpu_lost may stand once per number (cause and loc share theirs) and per
 # name.  A repeated one is refused: readers would disagree on which wins.
 my %once = map { $_ => 1 } qw(version nr_cpus ts_field overwrite buffer_size_kb buffer_used
-			      dropped overwritten task_list_truncated);
+			      dropped overwritten task_list_truncated filter);
 
 sub once {
 	my ($h, $key, $why, $bad) = @_;
@@ -112,13 +114,78 @@ sub header_line {
 		$bad->("bad topology line") unless $nums->(4) && !grep { $_ >= MAX_CPUS } @w[2 .. 4];
 		once($h, "topology " . ($w[2] + 0), "a second '# topology' line of CPU " . ($w[2] + 0), $bad);
 		$h->{topo}{$w[2] + 0} = [@w[3 .. 5]];
+	} elsif ($tag eq 'filter') {
+		# Its words name causes and reasons, which may come later in
+		# the header: header_done() checks them.
+		$bad->("a '# filter' line without a word (0 selects nothing)") unless @w > 2;
+		$h->{filter_words} = [@w[2 .. $#w]];
+		$h->{filter_line} = $.;		# for header_done()'s errors
 	}
+}
+
+# ---- the kernel's filter ('# filter WORD ...') ------------------------------------
+
+# The filter of the trace's header, its WORDS checked against H's cause
+# and reason names: undef without a '# filter' line, else { words, cause
+# (the causes recorded whole), pair ('CAUSE/REASON' recorded, reason 0
+# being none), part (the causes of such pairs) }.  The moves it does not
+# select were not recorded: they are neither records nor lost, so that a
+# tool must not count them as 0.  '0' alone selects nothing.
+sub parse_filter {
+	my ($h, $words, $bad) = @_;
+	return undef unless $words;
+	my %f = (words => [@$words], cause => {}, pair => {}, part => {});
+	return \%f if "@$words" eq '0';
+	my $names = sub { join(' ', map { $h->{$_[0]}{$_} } sort { $a <=> $b } keys %{$h->{$_[0]}}) };
+	# The names may follow the line: the error names it, not the line read.
+	my $tag = "'# filter'" . ($h->{filter_line} ? " (line $h->{filter_line})" : '');
+	for my $w (@$words) {
+		$bad->("$tag: 0 (nothing) stands alone") if $w eq '0';
+		my ($c, $r) = split m@/@, $w, 2;
+		$bad->("$tag: unknown cause '$c' (the trace names: " . $names->('cause_name') . ')')
+			unless exists $h->{cause_num}{$c};
+		if (!defined $r) {
+			$f{cause}{$c} = 1;
+			next;
+		}
+		$bad->("$tag: unknown reason '$r' in $w (the trace names: " .
+		       join(' ', 'none', $names->('reason_name') || ()) . ')')
+			unless $r eq 'none' || exists $h->{reason_num}{$r};
+		$f{pair}{$w} = 1;
+		$f{part}{$c} = 1;
+	}
+	return \%f;
+}
+
+# Whether the filter F (of parse_filter(); undef: none) recorded the moves
+# of cause CAUSE and reason REASON (names; none for reason 0).
+sub selected {
+	my ($f, $cause, $reason) = @_;
+	return 1 unless $f;
+	return $f->{cause}{$cause} || $f->{pair}{"$cause/$reason"} ? 1 : 0;
+}
+
+# Whether F recorded moves of CAUSE at all, of every reason or some.
+sub cause_recorded {
+	my ($f, $cause) = @_;
+	return 1 unless $f;
+	return $f->{cause}{$cause} || $f->{part}{$cause} ? 1 : 0;
+}
+
+# What F recorded, in words, so that the tools say it alike.
+sub filter_text {
+	my ($f) = @_;
+	my @w = @{$f->{words}};
+	return 'nothing was recorded (filter 0): every move is absent, not zero' if "@w" eq '0';
+	return 'only ' . join(', ', @w) . (@w == 1 ? ' was' : ' were') .
+		' recorded; the rest is absent, not zero';
 }
 
 # After the header, before the first event: the CPU numbers allowed.
 sub header_done {
 	my ($h, $bad) = @_;
 	$bad->("no '# version' line before the first event") unless $h->{version};
+	$h->{rec_filter} = parse_filter($h, $h->{filter_words}, $bad);
 	$h->{nr_cpus} = $h->{max_cpu} + 1 if defined $h->{max_cpu};
 	$h->{cpu_limit} = $h->{nr_cpus} // MAX_CPUS;
 }
@@ -142,6 +209,13 @@ sub check_migration {
 	}
 	$bad->("cause $k is not in the header") unless defined $h->{cause_name}{$k + 0};
 	$bad->("reason $r is not in the header") if $r && !defined $h->{reason_name}{$r + 0};
+	# A trace has one filter, set before it started: a move it left out
+	# cannot be in it, and counting one would make a '-' a lie.
+	if ($h->{rec_filter}) {
+		my ($cn, $rn) = ($h->{cause_name}{$k + 0}, $r ? $h->{reason_name}{$r + 0} : 'none');
+		$bad->("a move of $cn/$rn, which the trace's '# filter' left out")
+			unless selected($h->{rec_filter}, $cn, $rn);
+	}
 }
 
 # The event line LINE, checked whole, in time order after the one before

@@ -90,6 +90,10 @@ sub period_header {
 
 	print "# version 1.2.0\n# period_msec 1000\n# nr_cpus " . ($tr->{nr_cpus} // 1) .
 		"\n# ts_field 1\n";
+	# The trace's filter, as it wrote it: its fields of moves not
+	# recorded read 0.00, which a reader of the series can tell from it
+	# (MigrateTrace::Format's parse_filter()); stat readers skip the tag.
+	print "# filter @{$tr->{rec_filter}{words}}\n" if $tr->{rec_filter};
 	printf("# field %d %s\n", $_ + 2, $fields->[$_]) for 0 .. $#$fields;
 	if (%{$tr->{start_clock}} && defined $tr->{win_start}) {
 		my ($sec, $ns) = wall_of($tr, $tr->{win_start}, undef);	# when period 0 began

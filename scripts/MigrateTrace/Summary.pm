@@ -11,7 +11,7 @@ package MigrateTrace::Summary;
 use strict;
 use warnings;
 use Exporter qw(import);
-use MigrateTrace::Format qw(lost_counts);
+use MigrateTrace::Format qw(lost_counts cause_recorded filter_text);
 
 our @EXPORT_OK = qw(duration rate sum_by print_stats print_summary_pid print_consistency);
 
@@ -68,11 +68,21 @@ sub print_stats {
 	if (%{$tr->{lost_hdr}} || $tr->{lost_gaps}) {
 		printf("lost %d dropped %d overwritten %d gaps %d\n", lost_counts($tr));
 	}
+	# The kernel's filter: the moves it left out are not in the counts.
+	my $rf = $tr->{rec_filter};
+	print 'filter: ', filter_text($rf), "\n" if $rf;
 	printf("\n%-32s %10s %12s\n", 'cause', 'count', 'rate/sec');
 	my $by_cause = sum_by($tr, sub { $cause_name->{$c_cause->[$k_combo->[$_[0]]]} });
 	for my $c ($tr->cause_order()) {
 		next unless $tr->filter_passes('cause', $c);
-		printf("%-32s %10d %12s\n", $c, $by_cause->{$c} // 0, rate($tr, $by_cause->{$c} // 0));
+		my $n = $by_cause->{$c} // 0;
+		# A cause the filter left out was not measured: '-', as a rate
+		# without a duration, keeps the row's three fields.
+		if (!$n && !cause_recorded($rf, $c)) {
+			printf("%-32s %10s %12s\n", $c, '-', '-');
+			next;
+		}
+		printf("%-32s %10d %12s\n", $c, $n, rate($tr, $n));
 	}
 	printf("%-32s %10d %12s\n", 'total', $n_total, rate($tr, $n_total));
 	if (%{$tr->{reason_name}}) {

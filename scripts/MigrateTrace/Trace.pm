@@ -224,6 +224,12 @@ sub later_header {
 	}
 	$differ->('nr_cpus', $tr->{hdr_nr_cpus}, $h->{nr_cpus})
 		if defined $h->{nr_cpus} && ($tr->{hdr_nr_cpus} // -1) != $h->{nr_cpus};
+	# A header of its own with another filter (or none) recorded other
+	# moves: its counts would not add up with the first file's.
+	if (defined $h->{version}) {
+		my ($first_f, $this_f) = map { $_->{filter_words} ? "@{$_->{filter_words}}" : undef } $tr, $h;
+		$differ->('the filter', $first_f, $this_f) if ($first_f // '') ne ($this_f // '');
+	}
 	return $line;
 }
 
