@@ -13,8 +13,8 @@
 #include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/hash.h>
-#include <linux/sched.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 struct dentry;

@@ -80,7 +80,7 @@ peer_round() {
 	if [ "$1" = btcount ]; then
 		kill -USR1 "$peer_pid"
 		i=0
-		until grep -q '^@\[' "$PEERS/btcount.out" || [ $i -ge 600 ]; do
+		until grep -q '^@\[1, 0\]' "$PEERS/btcount.out" || [ $i -ge 600 ]; do
 			usleep 100000; i=$((i + 1))
 		done
 		got=$(peer_pairs | awk '$1 == 1 && $2 == 0 { print $3; exit }')

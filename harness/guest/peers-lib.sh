@@ -86,6 +86,16 @@ peer_wait() {
 	done
 }
 
+# Fire one canary sched_migrate_task from CPU 0 (to CPU 1) and tell
+# whether bpftrace $1 has it: btprint prints it; btcount prints its map
+# on SIGUSR1.
+bt_has_canary() {
+	taskset 1 sh -c "echo 'tracepoint 1' >/sys/kernel/debug/migration_trace/bench"
+	[ "$1" = btcount ] && kill -USR1 "$peer_pid"
+	usleep 200000
+	grep -qs -e '^@\[0, 1\]' -e 'orig_cpu=0 dest_cpu=1$' "$PEERS/$1.out"
+}
+
 peer_start() {
 	peer=$1
 	rm -f "$PEERS/$peer".*
@@ -128,8 +138,12 @@ peer_start() {
 		if [ $peer = btcount ]; then prog=$BT_COUNT; else prog=$BT_PRINT; fi
 		bpftrace -e "$prog" >"$PEERS/$peer.out" 2>&1 &
 		peer_pid=$!
+		# Asleep after "Attaching" was once seen with the probe not yet
+		# attached (a loaded host): attached is when it has counted a
+		# canary, an event from CPU 0 to 1 (the checks count 1 to 0).
 		peer_wait "Attaching, then asleep" \
-			'grep -qs "^Attaching" "$PEERS/$peer.out" && sleeping $peer_pid' ;;
+			'grep -qs "^Attaching" "$PEERS/$peer.out" && sleeping $peer_pid' &&
+		peer_wait "a canary event received" "bt_has_canary $peer" ;;
 	esac
 	rc=$?
 	eval "pid_$peer=$peer_pid"

@@ -41,7 +41,7 @@ for p in tracecmd perf btcount btprint; do
 	s=$(taskset 2 sh -c "echo \$\$; echo 'tracepoint $N' >$MT/bench")
 	peer_stop $p
 	if [ $p = btcount ]; then
-		got=$(peer_pairs | awk '$1 == 1 && $2 == 0 { print $3 }')
+		got=$(peer_pairs | awk '$1 == 1 && $2 == 0 { n = $3 } END { print n }')
 		[ "${got:-0}" -ge $N ] && r=ok || r="not ok"
 		what="@[1, 0] = ${got:-none} >= $N"
 	else
