@@ -243,10 +243,15 @@ sample:
 	@perl $(H)/mksample.pl --seconds 3 --max_kib 256 $(OUT)/run/trace $(OUT)/run/stat $(TOP)/doc/sample
 
 # make check: host checks, every configuration, the guest runs, one prove.
+# Each line of the builds and guests is stamped with the seconds since
+# they started: where the time goes, on any host.
 check:
-	@start=$$(date +%s); $(MAKE) --no-print-directory -j3 matrix series guests; rc=$$?; \
-		echo "harness: builds and guests took $$(( $$(date +%s) - start ))s"; exit $$rc
 	@mkdir -p $(OUT)/check
+	@start=$$(date +%s); \
+		{ $(MAKE) --no-print-directory -j3 matrix series guests; echo $$? >$(OUT)/check-builds.rc; } 2>&1 | \
+		perl -ne 'BEGIN { $$| = 1; $$t0 = time } printf "[%5d s] %s", time - $$t0, $$_'; \
+		rc=$$(cat $(OUT)/check-builds.rc); \
+		echo "harness: builds and guests took $$(( $$(date +%s) - start ))s"; exit $$rc
 	@echo "harness: prove -j$(JOBS) -v --timer t/ (full log: out/check/prove.log)"
 	@MT_TOP=$(TOP) prove -j$(JOBS) -v --timer t/ >$(OUT)/check/prove.log 2>&1; rc=$$?; \
 		$(H)/check-summary.pl $(OUT)/check/prove.log; exit $$rc

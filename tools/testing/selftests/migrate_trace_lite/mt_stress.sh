@@ -122,11 +122,15 @@ ktap_print_msg "storm for $STRESS s"
 mkdir -p "$TMPD/reads"
 end=$(( $(now) + STRESS ))
 "$HELPER" mixed "$STRESS" /bin/true &
+# Each toggler keeps the trace off for a while too: a read of trace gets
+# EBUSY while it runs, and the two togglers' off times must overlap for
+# the readers below to get in (at 32 CPUs on a loaded host, off for a
+# moment only, they did not once).
 for c in 1 2; do
 	( while [ "$(now)" -lt "$end" ]; do
 		echo 1 >"$MT_DIR/enable"; echo $$ >"$MT_DIR/mark"
 		echo 0x$c$c >"$MT_DIR/mark"; usleep 20000
-		echo 0 >"$MT_DIR/enable"; echo 0 >"$MT_DIR/reset"
+		echo 0 >"$MT_DIR/enable"; echo 0 >"$MT_DIR/reset"; usleep 20000
 	done ) 2>/dev/null &
 done
 ( while [ "$(now)" -lt "$end" ]; do
