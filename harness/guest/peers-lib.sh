@@ -30,7 +30,9 @@ BT_PRINT='tracepoint:sched:sched_migrate_task { printf("comm=%s pid=%d orig_cpu=
 # as args->NAME.  The second map counts by task too, for the oracle of the
 # tasks created in a window.
 EV_WHY=sched:sched_migrate_reason
-BT_WHY='tracepoint:sched:sched_migrate_reason { @[args->cause, args->reason] = count(); @pid[args->pid, args->cause, args->reason] = count(); }'
+# Its BEGIN probe runs once every probe is attached: "attached" then
+# means attached (asleep after "Attaching" did not, on a loaded host).
+BT_WHY='BEGIN { printf("attached\n"); } tracepoint:sched:sched_migrate_reason { @[args->cause, args->reason] = count(); @pid[args->pid, args->cause, args->reason] = count(); }'
 
 # The perf_event file descriptors process $1 holds.
 perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'; }
@@ -117,8 +119,7 @@ peer_start() {
 	rbt)
 		bpftrace -e "$BT_WHY" >"$PEERS/rbt.out" 2>&1 &
 		peer_pid=$!
-		peer_wait "Attaching, then asleep" \
-			'grep -qs "^Attaching" "$PEERS/rbt.out" && sleeping $peer_pid' ;;
+		peer_wait "its BEGIN probe ran" 'grep -qs "^attached$" "$PEERS/rbt.out"' ;;
 	tracecmd)
 		# trace-cmd enables the event once its per-CPU readers run.
 		trace-cmd record -e sched:sched_migrate_task -o "$PEERS/tracecmd.dat" \
