@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Benchmark of the per-event cost, for the project's "make bench":
- * migration_trace/bench takes "hook N", "tracepoint N", "clock N" or
- * "empty N" and runs N calls of mt_migrate_task() (whatever mt and mstat
- * are doing), of the sched_migrate_task tracepoint (whatever ftrace is
- * doing), of local_clock() (the one timestamp a traced event needs) or of
- * nothing, on the current task with interrupts off in stretches of
+ * migration_trace/bench takes "hook N", "hook-event N", "tracepoint N",
+ * "clock N" or "empty N" and runs N calls of mt_migrate_task() (whatever
+ * mt and mstat are doing), of the sched_migrate_task tracepoint (whatever
+ * ftrace is doing), of local_clock() (the one timestamp a traced event
+ * needs) or of nothing, on the current task with interrupts off in stretches of
  * MT_BENCH_BATCH calls.  "dumpwalk N", with the trace stopped, merges the
  * newest N records of every CPU as the dump on oops does, without
  * printing them.  Reading gives "VARIANT N NANOSECONDS" of the last run,
@@ -15,7 +15,10 @@
  * pi_lock, into whatever collects: never a user's trace or statistics.
  * "start mt", "start mstat" and "start both" begin the benchmark's own,
  * from a reset state; "hook N" runs only while nothing else collects,
- * and fails with EBUSY otherwise.  Stop and reset them as usual.
+ * and fails with EBUSY otherwise.  Stop and reset them as usual.  The
+ * hook also fires sched_migrate_reason while that event has consumers:
+ * "hook N" then fails with EBUSY too, and "hook-event N" is the one that
+ * feeds them, for a benchmark's own consumers of the event only.
  */
 
 #include <linux/debugfs.h>
@@ -23,6 +26,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
+#include <trace/events/migrate_trace_lite.h>
 #include <trace/events/sched.h>
 
 #include "migrate_trace_lite_bench.h"
@@ -48,7 +52,7 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 	local_irq_save(flags);
 	other = cpumask_any_but(cpu_possible_mask, task_cpu(p));
 	t0 = local_clock();
-	if (!strcmp(variant, "hook")) {
+	if (!strcmp(variant, "hook") || !strcmp(variant, "hook-event")) {
 		for (i = 0; i < n; i++)
 			mt_migrate_task(p, other, MT_CAUSE_TRY_TO_WAKE_UP);
 	} else if (!strcmp(variant, "tracepoint")) {
@@ -83,14 +87,20 @@ static bool mt_bench_may_log_locked(void)
  */
 static s64 mt_bench_run(const char *variant, unsigned long n)
 {
-	bool hook = !strcmp(variant, "hook");
+	bool event = !strcmp(variant, "hook-event");
+	bool hook = event || !strcmp(variant, "hook");
 	unsigned long batch;
 	u64 ns = 0;
 
 	while (n) {
 		batch = min(n, MT_BENCH_BATCH);
 		mutex_lock(&mt_mutex);
-		if (hook && !mt_bench_may_log_locked()) {
+		/*
+		 * The event's registration takes mt_mutex before its key is
+		 * on: it cannot gain a consumer during a batch.
+		 */
+		if (hook && (!mt_bench_may_log_locked() ||
+			     (!event && trace_sched_migrate_reason_enabled()))) {
 			mutex_unlock(&mt_mutex);
 			return -EBUSY;
 		}
@@ -191,8 +201,9 @@ static ssize_t mt_bench_write(struct file *file, const char __user *ubuf,
 		ret = mt_bench_dumpwalk(n);
 		return ret ? ret : count;
 	}
-	if (strcmp(variant, "hook") && strcmp(variant, "tracepoint") &&
-	    strcmp(variant, "clock") && strcmp(variant, "empty"))
+	if (strcmp(variant, "hook") && strcmp(variant, "hook-event") &&
+	    strcmp(variant, "tracepoint") && strcmp(variant, "clock") &&
+	    strcmp(variant, "empty"))
 		return -EINVAL;
 	ns = mt_bench_run(variant, n);
 	if (ns < 0)

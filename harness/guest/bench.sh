@@ -60,7 +60,8 @@ setup() {
 # two workloads; stopped, the tool must have received every call: the
 # events of that pid (bpftrace's count: its pair 1 -> 0 in the map it
 # prints on SIGUSR1 right after the calls).  rperf records the event
-# sched_migrate_reason, which the hook fires: its calls are "hook" ones.
+# sched_migrate_reason, which the hook fires: its calls are "hook-event"
+# ones (a plain "hook" refuses to feed the event's consumers).
 . /guest/peers-lib.sh
 # MT_BENCH_PEERS= (empty) leaves the peers out, for a quick look at the
 # hook alone (APPEND="MT_BENCH_PARTS=events MT_BENCH_PEERS=").
@@ -72,7 +73,7 @@ peer_round() {
 	peer_start "$1" || { echo "peer $1 attach-failed"; return; }
 	t1=$(date +%s)
 	fire=tracepoint
-	[ "$1" = rperf ] && fire=hook
+	[ "$1" = rperf ] && fire=hook-event
 	# shellcheck disable=SC2046
 	set -- "$1" $(taskset 2 sh -c "echo \$\$; echo '$fire 1000' >$MT/bench
 		echo '$fire $N' >$MT/bench; cut -d' ' -f3 $MT/bench")
@@ -107,6 +108,7 @@ for r in $(seq "$ROUNDS"); do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
+		evftrace) what=hook-event ;;
 		clock|empty) what=$v ;;
 		*) what=hook ;;
 		esac

@@ -6,7 +6,7 @@
 
 ktap_print_header
 mt_require
-ktap_set_plan 65
+ktap_set_plan 67
 
 for f in enable:600 mark:200 reset:200 trace:400; do
 	check "mode of ${f%%:*} is ${f##*:}" "$(stat -c %a "$MT_DIR/${f%%:*}")" "${f##*:}"
@@ -119,8 +119,20 @@ if [ -e "$MT_DIR/bench" ]; then
 		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
 	mt_stop
 	mt_reset
+	# Nor into a user's consumer of sched_migrate_reason: only
+	# "hook-event", the benchmark's own rows, feeds one.
+	I=$TRACING/instances/mt_debugfs_bench
+	mkdir "$I"
+	echo 1 >"$I/events/sched/sched_migrate_reason/enable"
+	check "bench: 'hook' is refused while sched_migrate_reason has a consumer" \
+		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
+	r=$(wr "$MT_DIR/bench" "hook-event 1000")
+	check "bench: 'hook-event' feeds it its 1000 moves" \
+		"$r:$([ "$(grep -c ' sched_migrate_reason: ' "$I/trace")" -ge 1000 ] && echo yes)" ok:yes
+	echo 0 >"$I/events/sched/sched_migrate_reason/enable"
+	rmdir "$I"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
 		ktap_test_skip "no $MT_DIR/bench: CONFIG_SNSC_LITE_MIGRATION_BENCH is off"
 	done
 fi
