@@ -13,7 +13,9 @@
 # A job that ends in a panic on purpose writes its results first.
 set -uo pipefail
 build=$1 out=$2 job=$3 limit=$4 smp=${5:-4}
-img=$build/results-$job.img
+# Named after OUTDIR, which each guest target has its own of: two guests
+# of one job (guest-only and guest-topo-only) may run at once.
+img=$build/results-$(basename "$out").img
 rm -rf "$out"
 mkdir -p "$out"
 rm -f "$img"
