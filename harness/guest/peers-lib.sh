@@ -174,41 +174,33 @@ peer_stop() {
 	peer=$1 wait_bounded "$stop_pid"
 }
 
-# The PID, ORIG and DEST of every "... pid=P ... orig_cpu=O dest_cpu=D"
-# line (ftrace, trace-cmd and perf print the event's format; btprint
-# prints the same keys).
-kv_events() {
-	awk '/orig_cpu=/ {
-		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		print v["pid"], v["orig_cpu"], v["dest_cpu"]
-	}'
-}
-
-peer_events() {
+# The text of a peer's events: what trace-cmd report or perf script
+# print of its recording, btprint's output, or ftrace's trace file $2.
+peer_text() {
 	case $1 in
-	tracecmd|rtracecmd) timeout 300 trace-cmd report -i "$PEERS/$1.dat" 2>"$PEERS/$1.report.err" | kv_events ;;
-	perf|rperf) timeout 300 perf script -i "$PEERS/$1.data" 2>"$PEERS/$1.script.err" | kv_events ;;
-	btprint) kv_events <"$PEERS/btprint.out" ;;
-	ftrace) kv_events <"$2" ;;
+	tracecmd|rtracecmd) timeout 300 trace-cmd report -i "$PEERS/$1.dat" 2>"$PEERS/$1.report.err" ;;
+	perf|rperf) timeout 300 perf script -i "$PEERS/$1.data" 2>"$PEERS/$1.script.err" ;;
+	btprint) cat "$PEERS/btprint.out" ;;
+	ftrace) cat "$2" ;;
 	esac
 }
 
-# The PID, CAUSE and REASON of every "... pid=P ... cause=C reason=R" line,
-# as the tool printed them (names, from the event's print fmt).
-kv_whys() {
-	awk '/ cause=/ {
+# kv_fields K1 K2 K3: the values of keys K1, K2 and K3 of every line with
+# a "K2=" word, from "key=value" words (ftrace, trace-cmd and perf print
+# the event's format so; btprint prints the same keys).
+kv_fields() {
+	awk -v k1="$1" -v k2="$2" -v k3="$3" 'index(" " $0, " " k2 "=") {
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		print v["pid"], v["cause"], v["reason"]
+		print v[k1], v[k2], v[k3]
 	}'
 }
 
-peer_whys() {
-	case $1 in
-	rtracecmd) timeout 300 trace-cmd report -i "$PEERS/rtracecmd.dat" 2>"$PEERS/rtracecmd.report.err" | kv_whys ;;
-	rperf) timeout 300 perf script -i "$PEERS/rperf.data" 2>"$PEERS/rperf.script.err" | kv_whys ;;
-	ftrace) kv_whys <"$2" ;;
-	esac
-}
+# The PID, ORIG and DEST of every sched_migrate_task event.
+peer_events() { peer_text "$@" | kv_fields pid orig_cpu dest_cpu; }
+
+# The PID, CAUSE and REASON of every sched_migrate_reason event, as the
+# tool printed them (names, from the event's print fmt).
+peer_whys() { peer_text "$@" | kv_fields pid cause reason; }
 
 # rbt's maps, printed when it stops: "@[1, 7]: 12", "@pid[312, 1, 7]: 3".
 peer_why_counts() {
