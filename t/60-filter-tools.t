@@ -2,7 +2,9 @@
 # The kernel's '# filter' header line in the tools that t/59 does not
 # cover, on a small trace written here whose counts are checked by hand
 # (below): migrate_top marks each cause the filter left out '-' and says
-# what was recorded.  On the shipped sample, which has no filter line,
+# what was recorded; migrate_exporter --trace exports the filter as an
+# info metric's label, the topology classes of the recorded moves, and
+# no class of zeros for a trace that recorded nothing.  On the shipped sample, which has no filter line,
 # each output has the digest of the one before the tools knew the line
 # (MT_PRINT_DIGESTS=1 prints new ones after a change on purpose).
 use strict;
@@ -17,7 +19,7 @@ use MtTest qw(tmpdir run write_file slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $dir = tmpdir();
-my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats);
+my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter);
 
 # CMD run from the top, so that file names read as the digests saw them.
 sub at_top {
@@ -30,6 +32,10 @@ sub at_top {
 my %digest = (
 	'scripts/migrate_top --replay --no-clear doc/sample/trace' =>
 		'df28aeb08887dc2b8784f73ca5001576e66b1d9afbeb3590519d78986046b4c7',
+	'scripts/migrate_exporter --stat doc/sample/stat -o -' =>
+		'96defb2f0c701fc25fb1f2f0f8ffca560c2d2d088b09a26c4f06c733fe4f9979',
+	'scripts/migrate_exporter --stat doc/sample/stat --trace doc/sample/trace -o -' =>
+		'3cee965406a7f7d5dc1920711cec0c0fac2677b2d7c9092e9fca34fb53a5118f',
 );
 for my $cmd (sort keys %digest) {
 	my ($rc, $out, $err) = at_top($cmd);
@@ -133,5 +139,46 @@ ok(!defined $filter && "@$rows" eq 'try_to_wake_up 1.8 4 detach_tasks 0.9 2',
 ok($rc == 0 && $filter eq $note0 && "@$rows" eq join(' ', map { "$_ - -" }
 	qw(try_to_wake_up wake_up_new_task detach_tasks detach_one_task)),
    'migrate_top: filter 0: every cause reads -') or diag("$err @$rows");
+
+# ---- migrate_exporter ----------------------------------------------------------------
+
+my $NS = 'migrate_trace_lite';
+
+# The samples of metric NAME in TEXT: {label values joined by ' ' => value}.
+sub samples {
+	my ($text, $name) = @_;
+	my %v;
+	for (split /\n/, $text) {
+		next unless /^\Q$name\E(?:\{(.*)\})? (\S+)$/;
+		my ($l, $v) = ($1 // '', $2);
+		my %l = $l =~ /(\w+)="([^"]*)"/g;
+		$v{join(' ', map { $l{$_} } sort keys %l)} = $v + 0;
+	}
+	return \%v;
+}
+
+my $exp = "$tool{exporter} --stat $top/doc/sample/stat -o -";
+($rc, my $out, $err) = run("$exp --trace $ft");
+ok($rc == 0 && $err eq '', 'migrate_exporter: a filtered trace, exit 0, silent') or diag($err);
+is_deeply(samples($out, "${NS}_trace_filter_info"), { $words => 1 },
+	  "migrate_exporter: the trace's filter, as an info metric's label");
+# core 0 -> 1; llc 1 -> 2, 0 -> 2, 2 -> 0; cross_node 2 -> 3, 3 -> 0.
+is_deeply(samples($out, "${NS}_topology_migrations_total"), { core => 1, llc => 3, cross_llc => 0, cross_node => 2 },
+	  'migrate_exporter: the topology classes of the recorded moves');
+my $prom = write_file('filtered.prom', $out);
+SKIP: {
+	skip('promtool is not installed', 1) unless `command -v promtool 2>/dev/null`;
+	my $lint = `promtool check metrics <$prom 2>&1`;
+	is("$? $lint", '0 ', 'migrate_exporter: promtool check metrics accepts the info metric');
+}
+($rc, $out, $err) = run("$exp --trace $pt");
+ok($rc == 0 && $out !~ /filter/ && samples($out, "${NS}_topology_migrations_total")->{llc} == 3,
+   'migrate_exporter: the same moves without the filter line: the same classes, no filter') or diag($err);
+($rc, $out, $err) = run("$exp --trace $nt");
+ok($rc == 0 && $out !~ /topology_migrations/, 'migrate_exporter: filter 0: no topology series of zeros')
+	or diag($err);
+ok(samples($out, "${NS}_trace_filter_info")->{0} && exists samples($out, "${NS}_trace_lost_total")->{''},
+   'migrate_exporter: filter 0: the filter and the losses all the same');
+like(`$tool{exporter} --help`, qr/^  ${NS}_trace_filter_info\{filter\}/m, 'migrate_exporter --help names the metric');
 
 done_testing();
