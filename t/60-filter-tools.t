@@ -4,7 +4,9 @@
 # (below): migrate_top marks each cause the filter left out '-' and says
 # what was recorded; migrate_exporter --trace exports the filter as an
 # info metric's label, the topology classes of the recorded moves, and
-# no class of zeros for a trace that recorded nothing.  On the shipped sample, which has no filter line,
+# no class of zeros for a trace that recorded nothing; migrate_extract
+# --extract on migrate_stats' series of the trace refuses a field whose
+# moves the filter left out and prints the others with a note.  On the shipped sample, which has no filter line,
 # each output has the digest of the one before the tools knew the line
 # (MT_PRINT_DIGESTS=1 prints new ones after a change on purpose).
 use strict;
@@ -19,7 +21,7 @@ use MtTest qw(tmpdir run write_file slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $dir = tmpdir();
-my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter);
+my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter extract);
 
 # CMD run from the top, so that file names read as the digests saw them.
 sub at_top {
@@ -36,6 +38,10 @@ my %digest = (
 		'96defb2f0c701fc25fb1f2f0f8ffca560c2d2d088b09a26c4f06c733fe4f9979',
 	'scripts/migrate_exporter --stat doc/sample/stat --trace doc/sample/trace -o -' =>
 		'3cee965406a7f7d5dc1920711cec0c0fac2677b2d7c9092e9fca34fb53a5118f',
+	'scripts/migrate_extract --extract 19 doc/sample/stat' =>
+		'46c2253916054fe02273dc07730b3643c4054a5502dbb2049f59b6d6c25da618',
+	'scripts/migrate_stats --period 100 --period_cause --period_all doc/sample/trace | scripts/migrate_extract --extract 2' =>
+		'81e03047ffb9ce962f66b0315a136f2a5f704018e491ac3c49445ac2b3e8062a',
 );
 for my $cmd (sort keys %digest) {
 	my ($rc, $out, $err) = at_top($cmd);
@@ -180,5 +186,46 @@ ok($rc == 0 && $out !~ /topology_migrations/, 'migrate_exporter: filter 0: no to
 ok(samples($out, "${NS}_trace_filter_info")->{0} && exists samples($out, "${NS}_trace_lost_total")->{''},
    'migrate_exporter: filter 0: the filter and the losses all the same');
 like(`$tool{exporter} --help`, qr/^  ${NS}_trace_filter_info\{filter\}/m, 'migrate_exporter --help names the metric');
+
+# ---- migrate_extract -----------------------------------------------------------------
+
+# Periods of 1 s from the first event (1.0 s): [1, 2) holds the moves at
+# 1.1 to 1.9 s, [2, 3) the one at 2.1 s; [3, 3.2] is not complete.
+my $series = "$dir/series";
+($rc, undef, $err) = run("$tool{stats} --period 1000 --period_cause --period_all --period_reason " .
+			 "--period_cpu $ft >$series");
+is($rc, 0, 'migrate_stats writes the series of the filtered trace') or diag($err);
+my %want = ('try_to_wake_up' => "0.000 4.00\n1.000 0.00\n", 'detach_tasks' => "0.000 1.00\n1.000 1.00\n",
+	    'migrate' => "0.000 5.00\n1.000 1.00\n", 'from cpu: 0' => "0.000 2.00\n1.000 0.00\n",
+	    'try_to_wake_up/wake_affine' => "0.000 2.00\n1.000 0.00\n",
+	    'detach_tasks/lb_busy_load' => "0.000 1.00\n1.000 1.00\n");
+for my $name (sort keys %want) {
+	my (undef, $n) = run("$tool{extract} --field_num '$name' $series");
+	chomp $n;
+	($rc, $out, $err) = run("$tool{extract} --extract $n $series");
+	ok($rc == 0 && $out eq $want{$name} && $err eq "migrate_extract: note: the series was filtered: $note\n",
+	   "migrate_extract: '$name', recorded: its rates, and a note") or diag("rc $rc: $out$err");
+}
+for my $name ('wake_up_new_task', 'detach_one_task', 'detach_tasks/none', 'detach_tasks/lb_idle_task',
+	      'wake_up_new_task/none') {
+	my (undef, $n) = run("$tool{extract} --field_num '$name' $series");
+	chomp $n;
+	($rc, $out, $err) = run("$tool{extract} --extract $n $series");
+	ok($rc == 2 && $out eq '' && $err eq "migrate_extract: $series: field $n ($name) was not recorded: $note\n",
+	   "migrate_extract: '$name', which the filter left out, is refused") or diag("rc $rc: $out$err");
+}
+(my $s0 = slurp($series)) =~ s/^# filter .*$/# filter 0/m;
+my (undef, $n) = run("$tool{extract} --field_num migrate $series");
+chomp $n;
+($rc, $out, $err) = run("$tool{extract} --extract $n " . write_file('series0', $s0));
+ok($rc == 2 && $err =~ /\(migrate\) was not recorded: \Q$note0\E\n\z/, 'migrate_extract: filter 0: even migrate is refused')
+	or diag($err);
+(my $s2 = slurp($series)) =~ s/^(# filter .*\n)/$1$1/m;
+($rc, $out, $err) = run("$tool{extract} --extract $n " . write_file('series2', $s2));
+ok($rc == 2 && $out eq '' && $err =~ /\Amigrate_extract: \S+:6: a second '# filter' line\n\z/,
+   'migrate_extract: two filter lines are one line and status 2') or diag($err);
+($rc, $out, $err) = run("$tool{stats} --period 1000 --period_all $pt | $tool{extract} --extract 2");
+ok($rc == 0 && $out eq "0.000 5.00\n1.000 1.00\n" && $err eq '',
+   'migrate_extract: the series of the same moves without the filter line: no note');
 
 done_testing();
