@@ -6,7 +6,8 @@
 # info metric's label, the topology classes of the recorded moves, and
 # no class of zeros for a trace that recorded nothing; migrate_extract
 # --extract on migrate_stats' series of the trace refuses a field whose
-# moves the filter left out and prints the others with a note.  On the shipped sample, which has no filter line,
+# moves the filter left out and prints the others with a note;
+# migrate_ctf keeps the line's words in the CTF metadata's env.  On the shipped sample, which has no filter line,
 # each output has the digest of the one before the tools knew the line
 # (MT_PRINT_DIGESTS=1 prints new ones after a change on purpose).
 use strict;
@@ -21,7 +22,7 @@ use MtTest qw(tmpdir run write_file slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $dir = tmpdir();
-my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter extract);
+my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter extract ctf);
 
 # CMD run from the top, so that file names read as the digests saw them.
 sub at_top {
@@ -227,5 +228,33 @@ ok($rc == 2 && $out eq '' && $err =~ /\Amigrate_extract: \S+:6: a second '# filt
 ($rc, $out, $err) = run("$tool{stats} --period 1000 --period_all $pt | $tool{extract} --extract 2");
 ok($rc == 0 && $out eq "0.000 5.00\n1.000 1.00\n" && $err eq '',
    'migrate_extract: the series of the same moves without the filter line: no note');
+
+# ---- migrate_ctf ---------------------------------------------------------------------
+
+# The CTF trace of FILE: its metadata's env block, or undef.
+sub ctf_env {
+	my ($file, $out) = @_;
+	my ($rc, undef, $err) = run("$tool{ctf} $file $out");
+	diag($err) if $rc;
+	my ($env) = slurp("$out/metadata") =~ /^env \{\n(.*?)^\};/ms;
+	return $env;
+}
+
+is(ctf_env($ft, "$dir/ctf"), qq{\ttracer_name = "migrate_trace_lite";\n\ttrace_format = "1.2.0";\n\tnr_cpus = 4;\n} .
+   qq{\tfilter = "$words";\n}, "migrate_ctf: the env holds the trace's filter");
+is(ctf_env($pt, "$dir/ctf-plain"), qq{\ttracer_name = "migrate_trace_lite";\n\ttrace_format = "1.2.0";\n\tnr_cpus = 4;\n},
+   'migrate_ctf: the same moves without the filter line: no filter in the env');
+like(ctf_env($nt, "$dir/ctf-none"), qr/^\tfilter = "0";$/m, 'migrate_ctf: filter 0 in the env');
+SKIP: {
+	skip('babeltrace2 is not installed', 1) unless `command -v babeltrace2 2>/dev/null`;
+	($rc, $out, $err) = run("babeltrace2 -c sink.text.details $dir/ctf");
+	like($out, qr/^\s+filter: \Q$words\E$/m, "migrate_ctf: babeltrace2 reads the env's filter") or diag($err);
+}
+# The sample's CTF trace, metadata and streams, as before the filter.
+($rc, undef, $err) = run("$tool{ctf} $top/doc/sample/trace $dir/ctf-sample");
+my $ctf = join('', map { slurp("$dir/ctf-sample/$_") } qw(metadata stream_0 stream_1 stream_2 stream_3));
+diag("\tmigrate_ctf doc/sample/trace: '" . sha256_hex($ctf) . "'") if $ENV{MT_PRINT_DIGESTS};
+is(sha256_hex($ctf), 'f76558f5baa3642682e6e9c4f3ea8670c899232eaa421789a92a64ac9b846c31',
+   "no filter: migrate_ctf doc/sample/trace writes today's bytes") unless $ENV{MT_PRINT_DIGESTS};
 
 done_testing();
