@@ -7,11 +7,14 @@
 # no class of zeros for a trace that recorded nothing; migrate_extract
 # --extract on migrate_stats' series of the trace refuses a field whose
 # moves the filter left out and prints the others with a note;
-# migrate_ctf keeps the line's words in the CTF metadata's env.  On the shipped sample, which has no filter line,
+# migrate_ctf keeps the line's words in the CTF metadata's env;
+# migrate_schedstat compares only the kernel's counters all of whose
+# moves the filter recorded, and marks the others '-', not a DIFF.  On the shipped sample, which has no filter line,
 # each output has the digest of the one before the tools knew the line
 # (MT_PRINT_DIGESTS=1 prints new ones after a change on purpose).
 use strict;
 use warnings;
+use feature 'state';
 use Test::More;
 use Digest::SHA qw(sha256_hex);
 use Cwd qw(abs_path);
@@ -22,7 +25,7 @@ use MtTest qw(tmpdir run write_file slurp);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $dir = tmpdir();
-my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter extract ctf);
+my %tool = map { $_ => "$top/scripts/migrate_$_" } qw(top stats exporter extract ctf schedstat);
 
 # CMD run from the top, so that file names read as the digests saw them.
 sub at_top {
@@ -256,5 +259,63 @@ my $ctf = join('', map { slurp("$dir/ctf-sample/$_") } qw(metadata stream_0 stre
 diag("\tmigrate_ctf doc/sample/trace: '" . sha256_hex($ctf) . "'") if $ENV{MT_PRINT_DIGESTS};
 is(sha256_hex($ctf), 'f76558f5baa3642682e6e9c4f3ea8670c899232eaa421789a92a64ac9b846c31',
    "no filter: migrate_ctf doc/sample/trace writes today's bytes") unless $ENV{MT_PRINT_DIGESTS};
+
+# ---- migrate_schedstat ---------------------------------------------------------------
+
+# Snapshots of /proc/schedstat version 16 (one domain; lb_gained in the
+# order busy, idle, newly idle) and of the tasks: all zero before, after
+# lb_gained BUSY IDLE NEWIDLE, alb_pushed ALB and per pid [nr_migrations,
+# nr_wakeups_migrate].
+sub snap {
+	my ($busy, $idle, $newidle, $alb, %task) = @_;
+	my $dom = sub { 'domain0 f ' . join(' ', map { "0 0 0 0 $_ 0 0 0" } @_[0 .. 2]) . " 0 0 $_[3] 0 0 0 0 0 0 0 0 0\n" };
+	state $n = 0;
+	return write_file('snap' . $n++, "# migrate_record schedstat 1\n# when before\nversion 16\ntimestamp 1\n" .
+		$dom->(0, 0, 0, 0) . join('', map { "task $_ 0 0 t$_\n" } sort keys %task) .
+		"# when after\nversion 16\ntimestamp 2\n" . $dom->($busy, $idle, $newidle, $alb) .
+		join('', map { "task $_ @{$task{$_}} t$_\n" } sort keys %task));
+}
+
+# The same moves recorded with both lb_busy_* reasons of the header:
+# lb_gained busy (1.7 and 2.1 s: 2) and the wakeups (pid 100 at 1.1,
+# 1.3 and 1.9 s: 3; pid 101 at 1.5 s: 1) can be compared; lb_gained
+# idle and newly idle, alb_pushed and nr_migrations cannot.  No move is
+# within 10 ms of the trace's first or last event.
+my $busy = 'try_to_wake_up detach_tasks/lb_busy_load detach_tasks/lb_busy_util';
+(my $bt = $hdr . $events) =~ s/^# filter .*$/# filter $busy/m;
+$bt = write_file('busy', $bt);
+my $sn = snap(2, 3, 0, 1, 100 => [5, 3], 101 => [2, 1]);
+($rc, $out, $err) = run("$tool{schedstat} $sn $bt");
+is($rc, 0, 'migrate_schedstat: what the filter recorded agrees: exit 0') or diag("$out$err");
+my @lines = map { join(' ', split) } split /\n/, $out;
+is_deeply([grep { /^(lb_gained|alb_pushed|\d+ t)/ } @lines],
+	  ['lb_gained busy 2 2 ok', 'lb_gained idle 3 - filter', 'lb_gained newidle 0 - filter', 'alb_pushed 1 - filter',
+	   '100 t100 5 - filter 3 3 ok', '101 t101 2 - filter 1 1 ok'],
+	  "migrate_schedstat: the counters the filter recorded compared, the others '-' and 'filter'");
+is($lines[1], 'filter: only ' . join(', ', split ' ', $busy) . ' were recorded; the rest is absent, not zero',
+   'migrate_schedstat: says what the filter recorded');
+is($lines[-1], 'every count compared agrees; the filter left out moves of those marked -',
+   'migrate_schedstat: ... and that it compared only those');
+($rc, $out) = run("$tool{schedstat} " . snap(2, 3, 0, 1, 100 => [5, 4], 101 => [2, 1]) . " $bt");
+ok($rc == 1 && $out =~ /^100\s+t100\s+5\s+-\s+filter\s+4\s+3\s+DIFF$/m,
+   'migrate_schedstat: a wakeup more in the kernel is still flagged: exit 1') or diag($out);
+($rc, $out) = run("$tool{schedstat} $sn $ft");
+ok($rc == 0 && $out =~ /^lb_gained busy\s+2\s+-\s+filter$/m,
+   'migrate_schedstat: lb_busy_util left out: lb_gained busy is not compared') or diag($out);
+# lb_gained idle counts detach_one_task's moves too: lb_idle_task alone
+# is not enough, with detach_one_task it is compared (none: 0 against 3).
+for my $w (['', '3\\s+-\\s+filter'], [' detach_one_task', '3\\s+0\\s+DIFF']) {
+	(my $it = $hdr . $events) =~ s/^# filter .*$/# filter try_to_wake_up detach_tasks\/lb_busy_load detach_tasks\/lb_idle_task$w->[0]/m;
+	($rc, $out) = run("$tool{schedstat} $sn " . write_file('idle', $it));
+	like($out, qr/^lb_gained idle\s+$w->[1]$/m, "migrate_schedstat: lb_idle_task$w->[0] recorded: lb_gained idle " .
+	     ($w->[0] ? 'compared' : 'not compared'));
+}
+($rc, $out) = run("$tool{schedstat} $sn $nt");
+ok($rc == 0 && $out =~ /^tasks alive at both snapshots: 2, not compared: the filter left out moves of both counters$/m &&
+   $out =~ /^no count compared: the filter left out moves of each\n\z/m && $out !~ /\s(ok|DIFF|edge)$/m,
+   'migrate_schedstat: filter 0: nothing compared, exit 0') or diag($out);
+($rc, $out) = run("$tool{schedstat} $sn $pt");
+ok($rc == 1 && $out =~ /^lb_gained idle\s+3\s+0\s+DIFF$/m && $out !~ /filter/,
+   'migrate_schedstat: the same moves without the filter line: the counts it lacks are flagged') or diag($out);
 
 done_testing();
