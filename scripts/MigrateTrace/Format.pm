@@ -130,7 +130,10 @@ sub header_line {
 # (the causes recorded whole), pair ('CAUSE/REASON' recorded, reason 0
 # being none), part (the causes of such pairs) }.  The moves it does not
 # select were not recorded: they are neither records nor lost, so that a
-# tool must not count them as 0.  '0' alone selects nothing.
+# tool must not count them as 0.  '0' alone selects nothing.  A header
+# that names no cause (migrate_stats' --period_* series, read by
+# migrate_extract) sets H's names_unchecked: the words must be CAUSE or
+# CAUSE/REASON, their names are taken as they are.
 sub parse_filter {
 	my ($h, $words, $bad) = @_;
 	return undef unless $words;
@@ -139,18 +142,20 @@ sub parse_filter {
 	my $names = sub { join(' ', map { $h->{$_[0]}{$_} } sort { $a <=> $b } keys %{$h->{$_[0]}}) };
 	# The names may follow the line: the error names it, not the line read.
 	my $tag = "'# filter'" . ($h->{filter_line} ? " (line $h->{filter_line})" : '');
+	my $free = $h->{names_unchecked};
 	for my $w (@$words) {
 		$bad->("$tag: 0 (nothing) stands alone") if $w eq '0';
+		$bad->("$tag: '$w' is not CAUSE or CAUSE/REASON") if $free && $w !~ m@^[^/]+(?:/[^/]+)?\z@;
 		my ($c, $r) = split m@/@, $w, 2;
 		$bad->("$tag: unknown cause '$c' (the trace names: " . $names->('cause_name') . ')')
-			unless exists $h->{cause_num}{$c};
+			unless $free || exists $h->{cause_num}{$c};
 		if (!defined $r) {
 			$f{cause}{$c} = 1;
 			next;
 		}
 		$bad->("$tag: unknown reason '$r' in $w (the trace names: " .
 		       join(' ', 'none', $names->('reason_name') || ()) . ')')
-			unless $r eq 'none' || exists $h->{reason_num}{$r};
+			unless $free || $r eq 'none' || exists $h->{reason_num}{$r};
 		$f{pair}{$w} = 1;
 		$f{part}{$c} = 1;
 	}
