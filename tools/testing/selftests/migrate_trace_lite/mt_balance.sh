@@ -64,8 +64,8 @@ while [ $i -lt "$ROUNDS" ]; do
 	# loaded host does not run that vCPU), CPU 1's own busy balance may
 	# take one first (seen once in a loaded make check): the move is
 	# then that balance's, which the schedstat check below still pins.
-	want newidle "detach_tasks/lb_newidle_task 0 1(;detach_tasks/lb_newidle_task 0 1)?|detach_tasks/lb_busy_load 0 1" \
-		balance newidle
+	newidle="detach_tasks/lb_newidle_task 0 1"
+	want newidle "$newidle(;$newidle)?|detach_tasks/lb_busy_load 0 1" balance newidle
 	want idle "detach_tasks/lb_idle_task 0 2" balance idle
 	# A kernel thread that preempts the spinner for a moment lets an
 	# idle balance take it first (1 boot in 8): the move is then that

@@ -127,8 +127,9 @@ if [ -e "$MT_DIR/bench" ]; then
 	check "bench: 'hook' is refused while sched_migrate_reason has a consumer" \
 		"$(wr "$MT_DIR/bench" "hook 1000")" EBUSY
 	r=$(wr "$MT_DIR/bench" "hook-event 1000")
+	n=$(grep -c ' sched_migrate_reason: ' "$I/trace")
 	check "bench: 'hook-event' feeds it its 1000 moves" \
-		"$r:$([ "$(grep -c ' sched_migrate_reason: ' "$I/trace")" -ge 1000 ] && echo yes)" ok:yes
+		"$r:$([ "$n" -ge 1000 ] && echo yes)" ok:yes
 	echo 0 >"$I/events/sched/sched_migrate_reason/enable"
 	rmdir "$I"
 else

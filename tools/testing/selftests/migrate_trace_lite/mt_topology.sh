@@ -113,8 +113,8 @@ ktap_print_msg "read-out at $NCPU CPUs: $3 lines in $(( $1 / 1000000 )) ms," \
 check "the trace reads out whole at $NCPU CPUs" \
 	"$([ "$3" -eq "$(wc -l <"$T")" ] && echo yes)" yes
 # shellcheck disable=SC2086
-check "no record was lost" \
-	"$(for f in $SEGMENTS; do sed -n 's/^# \(dropped\|overwritten\) //p' "$f"; done | sort -u | tr '\n' ' ')" "0 "
+lost=$(for f in $SEGMENTS; do sed -n 's/^# \(dropped\|overwritten\) //p' "$f"; done)
+check "no record was lost" "$(echo "$lost" | sort -u | tr '\n' ' ')" "0 "
 mt_reset
 
 ktap_finished
