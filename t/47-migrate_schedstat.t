@@ -76,6 +76,41 @@ is($rc, 1, 'a newly idle move counted as idle: exit 1');
 is($rc, 0, 'a wakeup move more, within 15 ms of the start: at the edge, exit 0') or diag($out);
 like($out, qr/^7\s+worker\s+6\s+5\s+edge\s+3\s+2\s+edge$/m, 'the task is at the edge');
 
+# ---- the marks that bracket the snapshots (migrate_record's) ----------------------
+# Outer marks at 0 and 100 ms, inner at 15 and 85: the wakeup at 10 ms
+# lies between the outer ones only.  The kernel's count may be anything
+# from the moves between the inner marks to those between the outer.
+my @br = ([0, '. . 1 7 0x5c5e0001'], [10, '0 1 7 1 0'], [15, '. . 1 7 0x5c5e0002'], [20, '0 1 7 2 0'],
+	  [50, '1 0 7 1 0'], [60, '0 1 7 3 1'], [70, '1 0 7 3 2'], [80, '0 1 7 4 3'],
+	  [85, '. . 1 7 0x5c5e0003'], [100, '. . 1 7 0x5c5e0004']);
+my $brt = write_file('br.trace', $hdr . join('', map {
+	sprintf("0x%016x %s %s\n", $t0 + $_->[0] * 1e6, substr($_->[1], 0, 1) eq '.' ? 0 : 1, $_->[1])
+} @br));
+sub bracketed {
+	my $snap = snap(@_);
+	$snap =~ s/^# when before\n/# when before\n# bracket 0x5c5e0001 0x5c5e0002\n/m;
+	$snap =~ s/^# when after\n/# when after\n# bracket 0x5c5e0003 0x5c5e0004\n/m;
+	return $snap;
+}
+# Between the inner marks: 4 moves but the fork, 1 wakeup; between the
+# outer: 5 and 2.
+for my $case ([4, 1, 0, 'ok', 'ok', 'the inner marks\' count'], [5, 2, 0, 'edge', 'edge', 'the outer marks\' count'],
+	      [6, 2, 1, 'DIFF', 'edge', 'one more than the outer marks\''],
+	      [3, 1, 1, 'DIFF', 'ok', 'one fewer than the inner marks\'']) {
+	my ($mig, $wmig, $want_rc, $vm, $vw, $what) = @$case;
+	($rc, $out) = run("$tool --edge_ms 1000 " . write_file('br.snap', bracketed($mig, $wmig, 1, 1, 1, 1)) . " $brt");
+	is($rc, $want_rc, "bracketed, the kernel's $mig moves: $what, exit $want_rc");
+	like($out, qr/^7\s+worker\s+$mig\s+4\s+$vm\s+$wmig\s+1\s+$vw$/m, "bracketed, $mig moves: $vm (the edges ignored)")
+		or diag($out);
+}
+($rc, $out, $err) = run("$tool " . write_file('br.snap', bracketed(4, 1, 1, 1, 1, 1)) . " $tr");
+ok($rc == 2 && $err =~ /^migrate_schedstat: \S+: not the trace of the snapshots: it lacks their marks\n\z/,
+   'bracketed snapshots, a trace without their marks: exit 2, one line') or diag($err);
+(my $half = bracketed(4, 1, 1, 1, 1, 1)) =~ s/^# bracket 0x5c5e0003 0x5c5e0004\n//m;
+($rc, $out, $err) = run("$tool " . write_file('half.snap', $half) . " $brt");
+ok($rc == 2 && $err =~ /^migrate_schedstat: \S+: one snapshot has its '# bracket' marks, the other not\n\z/,
+   'one snapshot bracketed, the other not: exit 2, one line') or diag($err);
+
 # ---- bad input -------------------------------------------------------------------
 for my $case (['not a snapshot', "x\n"], ['no after', "# migrate_record schedstat 1\n# when before\nversion 16\n"],
 	      ['unknown version', "# migrate_record schedstat 1\n# when before\nversion 99\n# when after\nversion 99\n"],
