@@ -33,8 +33,9 @@ static bool mt_event_held;
 /**
  * mt_event_reg() - the event's first consumer turns the hooks on
  *
- * Takes the event's reference on the hooks' static key, which mt and
- * mstat share, so that the hooks fire the event with both off.
+ * Takes the event's reference on the hooks' static key, which their
+ * other consumers share, so that the hooks fire the event with none of
+ * them collecting.
  *
  * Context: tracepoint_probe_register() of the first probe, under
  * tracepoints_mutex; process context, may sleep.
@@ -42,26 +43,22 @@ static bool mt_event_held;
  */
 int mt_event_reg(void)
 {
-	mutex_lock(&mt_mutex);
 	mt_hooks_get(&mt_event_held);
-	mutex_unlock(&mt_mutex);
 	return 0;
 }
 
 /**
  * mt_event_unreg() - the event's last consumer is gone
  *
- * Drops the event's reference on the hooks: with mt and mstat off, every
- * hook is a NOP again.
+ * Drops the event's reference on the hooks: unless another consumer
+ * holds them, every hook is a NOP again.
  *
  * Context: tracepoint_probe_unregister() of the last probe, under
  * tracepoints_mutex; process context, may sleep.
  */
 void mt_event_unreg(void)
 {
-	mutex_lock(&mt_mutex);
 	mt_hooks_put(&mt_event_held);
-	mutex_unlock(&mt_mutex);
 }
 
 /* A placement kept the task's CPU: its note must not reach a later move. */

@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
 
 #include <linux/build_bug.h>
+#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -25,6 +26,13 @@
 DEFINE_STATIC_KEY_FALSE(mt_hooks_key);
 /* Serializes every control operation of mt and mstat, and reader opens. */
 DEFINE_MUTEX(mt_mutex);
+/*
+ * Serializes the references on mt_hooks_key and the notes' clearing.  The
+ * innermost lock: taken under mt_mutex or tracepoints_mutex, it takes
+ * none but the jump label's own, so that the trace event's registration
+ * never waits for a control operation of mt or mstat.
+ */
+static DEFINE_MUTEX(mt_hooks_mutex);
 
 /*
  * The names, from the lists of include/linux/migrate_trace_lite.h, in
@@ -146,11 +154,11 @@ static void mt_clear_notes(void)
  * Idempotent.  The first reference clears the notes of an earlier
  * trace, after a grace period.
  *
- * Context: process context, under mt_mutex; may sleep.
+ * Context: process context, may sleep; takes mt_hooks_mutex.
  */
 void mt_hooks_get(bool *held)
 {
-	lockdep_assert_held(&mt_mutex);
+	guard(mutex)(&mt_hooks_mutex);
 	if (!*held) {
 		if (!static_key_enabled(&mt_hooks_key)) {
 			synchronize_rcu();
@@ -167,11 +175,11 @@ void mt_hooks_get(bool *held)
  *
  * Idempotent, like mt_hooks_get().
  *
- * Context: process context, under mt_mutex; may sleep.
+ * Context: process context, may sleep; takes mt_hooks_mutex.
  */
 void mt_hooks_put(bool *held)
 {
-	lockdep_assert_held(&mt_mutex);
+	guard(mutex)(&mt_hooks_mutex);
 	if (*held) {
 		static_branch_dec(&mt_hooks_key);
 		*held = false;
