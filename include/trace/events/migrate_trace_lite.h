@@ -2,7 +2,7 @@
 /*
  * The why of a task migration as a trace event: sched_migrate_reason,
  * fired by the migration hooks (kernel/migrate_trace_lite.c) for every
- * move they see, with the cause and reason that mt and mstat record.
+ * move they see, with its cause and reason.
  * The names come from the lists of include/linux/migrate_trace_lite.h.
  */
 #undef TRACE_SYSTEM
@@ -24,23 +24,25 @@ void mt_event_unreg(void);
  * The pairs __print_symbolic() prints, from the lists of
  * include/linux/migrate_trace_lite.h: their numbers are spelled out, so
  * the format file that trace-cmd, perf and Perfetto read has numbers, not
- * enumerators for TRACE_DEFINE_ENUM() to resolve.  The enumerator goes to
- * MT_SYMBOL()'s last argument, unused.
+ * enumerators for TRACE_DEFINE_ENUM() to resolve.  The enumerator is
+ * passed on and dropped by MT_PAIR()'s variable arguments.  Both are
+ * defined for the event below only, in every pass of define_trace.h over
+ * this header.
  */
 #undef MT_EM
-#undef MT_SYMBOL
-#define MT_EM(e, n, name)	MT_SYMBOL(n, name, e)
-#define MT_SYMBOL(n, name, ...)	{ n, name }
+#undef MT_PAIR
+#define MT_PAIR(n, name, ...)	{ n, name }
+#define MT_EM(e, n, name)	MT_PAIR(n, name, e)
 
 /*
  * Tracepoint for a task's move to another CPU, with why: the scheduler
  * function that moved it (cause) and what inside it chose the CPU
- * (reason, "none" if nothing finer is known).  It fires for the moves
- * mt records, before their set_task_cpu(), so right before
+ * (reason, "none" if nothing finer is known).  It fires for every move
+ * the hooks see, before its set_task_cpu(), so right before
  * sched_migrate_task for the same move, and also for the placements of
  * new tasks, which have no sched_migrate_task.  Enabling it turns the
  * migration hooks on (their static key), disabling it turns them off
- * again unless mt or mstat collect.
+ * again unless another of their consumers holds them.
  */
 TRACE_EVENT_FN(sched_migrate_reason,
 	       TP_PROTO(struct task_struct *p, int dest_cpu, unsigned int cause,
@@ -65,6 +67,9 @@ TRACE_EVENT_FN(sched_migrate_reason,
 			 __print_symbolic(__entry->reason, { 0, "none" },
 					  MT_REASONS)),
 	       mt_event_reg, mt_event_unreg);
+
+#undef MT_EM
+#undef MT_PAIR
 
 #endif /* _TRACE_MIGRATE_TRACE_LITE_H */
 
