@@ -102,8 +102,6 @@ else
 		"$(echo "$fmt" | grep -c 'MT_') $(some "$(echo "$pairs" | wc -l)")" "0 yes"
 fi
 
-mt_reset
-mt_stop
 [ -d "$MS_DIR" ] && echo 0 >"$MS_DIR/enable"
 # 2-4: the event alone.
 check "mt and mstat are off" \
@@ -137,9 +135,12 @@ ev_run "$TMPD/paired" workload_all
 echo 0 >"$MIG/enable"
 grep -h 'sched_migrate_\(task\|reason\):' "$TMPD/paired_all" | awk '
 	{
-		match($0, /\[[0-9]+\]/)
-		cpu = substr($0, RSTART + 1, RLENGTH - 2)
+		# The CPU is the first field that is only "[N]".
+		cpu = ""
+		delete v
 		for (i = 1; i <= NF; i++) {
+			if (cpu == "" && $i ~ /^\[[0-9]+\]$/)
+				cpu = $i
 			split($i, kv, "=")
 			v[kv[1]] = kv[2]
 		}
@@ -161,8 +162,12 @@ grep -h 'sched_migrate_\(task\|reason\):' "$TMPD/paired_all" | awk '
 cat "$TMPD/unpaired"
 read -r moves unpaired <"$TMPD/pairs"
 ktap_print_msg "  $moves sched_migrate_task lines, $unpaired unpaired"
-check "every sched_migrate_task has its sched_migrate_reason just before it" \
-	"$(some "$moves") $unpaired" "yes 0"
+if [ "$(nproc)" -lt 2 ]; then
+	ktap_test_skip "one CPU: no moves to pair"
+else
+	check "every sched_migrate_task has its sched_migrate_reason just before it" \
+		"$(some "$moves") $unpaired" "yes 0"
+fi
 
 if [ ! -d "$MT_DIR" ]; then
 	ktap_finished
