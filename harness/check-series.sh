@@ -62,7 +62,8 @@ cp -al "$pristine" "$tree"
 # The benchmark path is not in the series; the sample module needs
 # modules (options a patch has not added yet do not stick until it does).
 grep -v BENCH "$here/kernel.config" >"$work/frag"
-printf '%s\n' CONFIG_MODULES=y CONFIG_SAMPLES=y CONFIG_SAMPLE_MIGRATE_TRACE_LITE=m >>"$work/frag"
+printf '%s\n' CONFIG_MODULES=y CONFIG_SAMPLES=y CONFIG_SAMPLE_MIGRATE_TRACE_LITE=m \
+	CONFIG_SNSC_LITE_MIGRATION_HOOKS=y >>"$work/frag"
 objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o kernel/fork.o fs/exec.o"
 # What the kernel's configuration and build cannot read: fail-safe, any
 # other file counts as an input (scripts/ holds Kbuild's own programs and

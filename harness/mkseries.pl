@@ -130,24 +130,125 @@ sub cut_bench {
 	return $text;
 }
 
-# Before the patch that adds the trace event sched_migrate_reason, the
-# hooks' file and the Kconfig help know nothing of it: its include, its
-# registration callbacks, the out-of-line functions that fire it, the
-# hooks' branches to them, and the sentences that name it.
-sub cut_event {
-	my ($text, $file) = @_;
-	if ($file eq 'lib/Kconfig.debug') {
-		$text =~ s/(\tbool\n\thelp\n\t  The scheduler's migration hooks, which the trace and the\n\t  statistics share\.)  With TRACEPOINTS.*?\n(?=\nconfig )/$1\n/s;
-	} else {
-		$text =~ s/\n#define CREATE_TRACE_POINTS\n#include <trace\/events\/migrate_trace_lite\.h>\n//;
-		$text =~ s/^\/\* Whether the event's consumers .*?\n(?=\/\* A placement kept)//ms;
-		$text =~ s/^\/\*\n \* A move while sched_migrate_reason is enabled.*?\n(?=\/\*\*\n \* __mt_migrate_wakeup\(\))//ms;
-		$text =~ s/^static noinline __cold void mt_event_task\(.*?\n\}\n\n//ms;
-		$text =~ s/^\tif \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\tmt_event_\w+\([^\n]*\n\t\treturn;\n\t\}\n//mg;
-		$text =~ s/^ \* Fires sched_migrate_reason first if it is enabled\.\n \*\n//mg;
+# Cut the definitions of functions NAMES out of a C file: each with the
+# comment right above it, up to its closing brace at column 0.
+sub cut_defs {
+	my ($text, $file, @names) = @_;
+	for my $n (@names) {
+		$text =~ s{(?:^/\*\*?\n(?:^ \*[^\n]*\n)*?^ \*/\n|^/\*[^\n]*\*/\n)?^(?![ \t]*(?:/\*|\*|//))[^\n;]*\b\Q$n\E\((?:[^\n]*\n)*?^\}\n(?:late_initcall\(\Q$n\E\);\n)?\n?}{}m
+			or die "$P: $file: no definition of $n to cut\n";
 	}
-	die "$P: $file still refers to the trace event after the cut\n"
-		if $text =~ /sched_migrate_reason|\bmt_event_|trace\/events\/migrate_trace_lite/;
+	$text =~ s/^#if IS_ENABLED\(CONFIG_KUNIT\)\n\n*#endif\n//mg;
+	$text =~ s/\n{3,}/\n\n/g;
+	return $text;
+}
+
+# Cut the declarations of NAMES (one or more lines up to ";") out of a header.
+sub cut_decls {
+	my ($text, $file, @names) = @_;
+	for my $n (@names) {
+		$text =~ s/^[^\n(]*\b\Q$n\E\([^;]*\);\n//m
+			or die "$P: $file: no declaration of $n to cut\n";
+	}
+	return $text;
+}
+
+# The series' first part, the scheduler's annotations and the trace event,
+# stands without the trace and the statistics: the hooks fire the event
+# and nothing else, and the base layer holds the hooks' key, the names
+# and the notes, not the control files' helpers.  The trace's patch then
+# adds what is cut here, as a consumer.
+my @base_later = qw(mt_parse_ulong mt_parse_enable mt_read_ulong mt_parse_reset
+		    mt_write_reset mt_clock_offset_now);
+my @hooks_later = qw(mt_count mt_log_slow_and_count mt_log_exiting_and_count
+		     mt_log_and_count_at mt_move_begin mt_move_filtered mt_log_move_at
+		     __mt_set_task_comm migrate_trace_lite_init);
+
+sub cut_to_part1 {
+	my ($text, $file) = @_;
+	if ($file eq 'kernel/migrate_trace_lite.c') {
+		$text =~ s{\A(// SPDX[^\n]*\n)/\*\n.*?\*/\n}{$1/*
+ * The migration hooks: the scheduler reports each change of a task's
+ * CPU through mt_migrate_task(), with the function that decided it (the
+ * cause) and, where known, why (the reason).  This file resolves the
+ * reason and fires the trace event sched_migrate_reason, whose
+ * registration turns the hooks on.
+ */
+}s or die "$P: $file: no head comment\n";
+		$text =~ s/^#include <linux\/(?:debugfs|init|sched\/clock)\.h>\n//mg;
+		$text =~ s/^#include "migrate_trace_lite\.h"$/#include "migrate_trace_lite_base.h"/m
+			or die "$P: $file: no include of the hooks' header\n";
+		$text = cut_defs($text, $file, @hooks_later);
+		$text =~ s{^/\*\n \* The hooks' rare cases are out of their line.*?\*/\n\n}{}ms
+			or die "$P: $file: no comment on the rare cases\n";
+		# The event is the hooks' one consumer.
+		$text =~ s/(\ttrace_sched_migrate_reason\(p, new_cpu, why & 0xff, why >> 8\);\n)(?:\t[^\n]*\n)+(?=\}\n)/$1/
+			or die "$P: $file: no consumers after the event\n";
+		$text =~ s{^/\*\n \* A move while sched_migrate_reason is enabled: .*?\*/\n}{/* A move while sched_migrate_reason is enabled: out of the hooks' line. */\n}ms
+			or die "$P: $file: no comment on the event's path\n";
+		$text =~ s/^\tif \(mt_trace_running\(\)\) \{\n.*?^\t\}(?: else if \(ms_stat_running\(\)\) \{\n.*?^\t\})?\n//msg;
+		$text =~ s/^\tif \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\t(mt_event_\w+\([^\n]*\);)\n\t\treturn;\n\t\}\n(?=\}\n)/\tif (trace_sched_migrate_reason_enabled())\n\t\t$1\n/mg == 2
+			or die "$P: $file: no two hooks that fire the event\n";
+		$text =~ s/^( \* )Logs the move if the trace runs, else counts it if the stat runs\.  /$1/mg == 2
+			or die "$P: $file: no two hooks that log or count\n";
+		$text =~ s/^ \* Fires sched_migrate_reason first if it is enabled\.\n/ * Fires sched_migrate_reason if it is enabled.\n/mg;
+		# A new task: only a stale deferral of its pid to drop.
+		$text =~ s{^ \* Logs \@p's name, and drops a deferral noted for an earlier task of its\n \* pid\.  The barrier pairs with a starting trace's walk of the task list,\n \* so that the task is named by one or the other\.\n}{ * Drops a deferral noted for an earlier task of its pid.\n}m
+			or die "$P: $file: no __mt_copy_process() text\n";
+		$text =~ s{^\t/\*\n\t \* \@p is linked into the task list.*?\tsmp_mb\(\);\n}{}ms
+			or die "$P: $file: no barrier in __mt_copy_process()\n";
+		$text =~ s/^\tmt_log_comm\(MT_EV_COPY_PROCESS, p\);\n//m
+			or die "$P: $file: no name of a new task\n";
+		$text =~ s/^\t(mt_take_deferred\(p\);)\n(?=\}\n)/\t$1\n/m;
+	} elsif ($file eq 'kernel/migrate_trace_lite_base.c') {
+		$text =~ s{\A(// SPDX[^\n]*\n)/\*\n.*?\*/\n}{$1/*
+ * The migration hooks' state: the names of causes and reasons, the hooks'
+ * static key, and what the scheduler's note sites write under it.
+ */
+}s or die "$P: $file: no head comment\n";
+		$text =~ s{^/\*\n \* The reasons each cause can have: .*?^\};\n\n}{}ms
+			or die "$P: $file: no mt_cause_reasons[]\n";
+		$text = cut_defs($text, $file, @base_later);
+		$text =~ s{^/\* Serializes every control operation of mt and mstat, and reader opens\. \*/\nDEFINE_MUTEX\(mt_mutex\);\n}{}m
+			or die "$P: $file: no mt_mutex\n";
+		$text =~ s/^#include <linux\/(?:fs|uaccess|sched\/clock)\.h>\n//mg;
+		$text =~ s/ \* innermost lock: taken under mt_mutex or tracepoints_mutex, it takes\n \* none but the jump label's own, so that the trace event's registration\n \* never waits for a control operation of mt or mstat\.\n/ * innermost lock: taken under tracepoints_mutex, it takes none but the\n * jump label's own.\n/
+			or die "$P: $file: no comment on mt_hooks_mutex\n";
+	} elsif ($file eq 'kernel/migrate_trace_lite_base.h') {
+		$text =~ s{\A(/\* SPDX[^\n]*\n)/\*\n.*?\*/\n}{$1/*
+ * The migration hooks' state (migrate_trace_lite_base.c): the names of
+ * causes and reasons, the hooks' key and the deferral table.
+ */
+}s or die "$P: $file: no head comment\n";
+		$text =~ s{^/\* The reasons each cause can have, .*?^extern const u64 mt_cause_reasons\[MT_CAUSE_END\];\n\n}{}ms
+			or die "$P: $file: no reasons of the causes\n";
+		$text = cut_decls($text, $file, @base_later);
+		$text =~ s{^/\* Serializes every control operation of mt and mstat, and reader opens\. \*/\nextern struct mutex mt_mutex;\n\n}{}m
+			or die "$P: $file: no mt_mutex\n";
+		$text =~ s{^/\* Allocations on first use may fail.*?\n\n}{}ms or die "$P: $file: no MT_GFP\n";
+		$text =~ s{^/\*\n \* The clock of both facilities is local_clock\(\).*?\*/\n#define MT_CLOCK_NAME[^\n]*\n}{}ms
+			or die "$P: $file: no clock\n";
+		$text =~ s/^struct (?:dentry|seq_buf);\n//mg;
+	} elsif ($file eq 'include/linux/migrate_trace_lite.h') {
+		# Renames, which only the trace names tasks by, come with it.
+		$text =~ s/^void __mt_set_task_comm\(struct task_struct \*p\);\n//m
+			or die "$P: $file: no __mt_set_task_comm()\n";
+		$text =~ s{^/\*\*\n \* mt_set_task_comm\(\).*?^\}\n\n}{}ms
+			or die "$P: $file: no mt_set_task_comm()\n";
+		$text =~ s/^#define mt_set_task_comm\(p\)\t*\\\n[^\n]*\n//m
+			or die "$P: $file: no mt_set_task_comm() stub\n";
+		$text =~ s/  See Documentation\/trace\/migrate_trace_lite\.rst\.$//m
+			or die "$P: $file: no link to the documentation\n";
+		# The barrier pairs with the trace's start, which names new tasks.
+		$text =~ s{^\t/\* Without jump labels the key is a load: not before \@p is linked\. \*/\n\tif \(!IS_ENABLED\(CONFIG_JUMP_LABEL\)\)\n\t\tsmp_mb\(\);[^\n]*\n}{}m
+			or die "$P: $file: no barrier in mt_copy_process()\n";
+		# The trace's kernel API comes with it, its stubs too.
+		$text = cut_defs($text, $file, qw(mt_trace_enable mt_trace_mark));
+		$text =~ s/^#include <linux\/errno\.h>\n//m;
+	}
+	die "$P: $file still refers to mt or mstat after the cut: $1\n"
+		if $text =~ /\b(mt_trace_running|ms_stat_running|mt_log_comm|mt_mutex|mt_parse_\w+|\w*set_task_comm|mt_filtering|mstat|facilit\w+|Documentation\/\S+|MT_REASONS_\w+)\b/ &&
+		   ($file ne 'include/linux/migrate_trace_lite.h' || $1 !~ /set_task_comm/);
 	$text =~ s/\n{3,}/\n\n/g;
 	return $text;
 }
@@ -189,6 +290,7 @@ my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_filter.c', '_filter.h', '_
 				'_output.h', '_snap.c', '_snap.h', '.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
+my @trace = qw(SNSC_LITE_MIGRATION_TRACE SNSC_LITE_MIGRATION_TRACE_BUF_SIZE);
 my @stat = qw(SNSC_LITE_MIGRATION_STAT SNSC_LITE_MIGRATION_STAT_DATA_SIZE);
 my @kunit = qw(SNSC_LITE_MIGRATION_TRACE_KUNIT_TEST);
 my @bench = qw(SNSC_LITE_MIGRATION_BENCH);
@@ -206,8 +308,9 @@ my %maint;	# files listed so far in MAINTAINERS
 my @steps = (
 {
 	subject => 'sched: report each change of a task\'s CPU with its cause and reason',
-	files => ['include/linux/migrate_trace_lite.h', 'include/linux/sched.h', @sched, 'kernel/fork.c', 'fs/exec.c'],
-	strip => [@bench],
+	files => ['include/linux/migrate_trace_lite.h', 'include/linux/sched.h', @sched, 'kernel/fork.c'],
+	strip => [@trace, @stat, @bench],
+	part1 => 1,
 	maint => ['include/linux/migrate_trace_lite.h'],
 	body => <<'EOT',
 The sched_migrate_task tracepoint tells that a task changed CPU, but not
@@ -231,19 +334,59 @@ by the hook of the move that follows.  A stopper's reason (an affinity
 change, exec balancing, NUMA balancing) travels in a byte of struct
 migration_arg, set by whoever queues it, so that no note has to survive
 until the stopper runs; the byte fills padding on 64-bit and exists
-only with the hooks, and mt_arg_set_reason() stores it.
-copy_process() and __set_task_comm() report new tasks and renames, so
-that a trace can name its tasks.
+only with the hooks, and mt_arg_set_reason() stores it.  A stopper or
+NUMA swap that leaves the move to the task's next wakeup notes its
+reason by pid (mt_note_deferred()); copy_process() drops such a note
+left for an earlier task of the new task's pid.
 
-The hooks and notes are static branches, off until a facility of the
-following patches collects.  Without those facilities they compile away:
-every object the patch touches is then instruction-identical to the
-unpatched one.
+The hooks and notes are static branches, off until a consumer of the
+next patches collects.  Without CONFIG_SNSC_LITE_MIGRATION_HOOKS, which
+the next patch adds, they compile away: every object the patch touches
+is then instruction-identical to the unpatched one.
+EOT
+},
+{
+	subject => 'sched: add the trace event sched_migrate_reason',
+	files => ["$k.c", "${k}_base.c", "${k}_base.h", 'include/trace/events/migrate_trace_lite.h',
+		  'kernel/Makefile', 'lib/Kconfig.debug'],
+	strip => [@trace, @stat, @kunit, @bench],
+	part1 => 1,
+	maint => ["$k.c", "${k}_base.c", "${k}_base.h", 'include/trace/events/migrate_trace_lite.h'],
+	body => <<'EOT',
+Give the cause and the reason of each move to the tools people already
+use: the hooks of the previous patch fire sched:sched_migrate_reason for
+every move they see, with the task, its CPUs, the cause and the reason,
+so that ftrace, trace-cmd, perf, bpftrace and Perfetto read the why.
+It fires right before sched_migrate_task for the same move, in the same
+interrupts-off section, and also for the placements of new tasks, which
+have no sched_migrate_task.
+
+Its print format names the cause and the reason with
+__print_symbolic(), whose pairs come from the lists that make the enums;
+the lists spell out each number, so the format file shows numbers
+paired with names and user space needs nothing resolved.  Filters
+select by the numbers ("cause == 1" keeps the wakeups).
+
+CONFIG_SNSC_LITE_MIGRATION_HOOKS builds the hooks.  The event's
+registration callbacks take and drop a reference on the hooks' static
+key, so enabling the event turns the hooks on and disabling it turns
+them back into NOPs; the references are counted under a mutex of their
+own, the innermost lock, and the first one clears the notes after a
+grace period, so that no hook takes a note from before it.  The hooks
+resolve the reason out of their line, and only while the key is on.
+There is no option for the event itself, as for no trace event:
+TRACEPOINTS compiles it out, and the hook sites are the same NOPs with
+or without it.
+
+This patch and the previous one are the series' first part, which
+stands alone.  The next ones add two more consumers of the same hooks,
+the migration trace and statistics.
 EOT
 },
 {
 	subject => 'kernel: add the light weight migration trace',
-	files => [@trace_c, "${k}_stat.h", 'kernel/Makefile', 'lib/Kconfig.debug'],
+	files => [@trace_c, "${k}_stat.h", 'kernel/Makefile', 'lib/Kconfig.debug',
+		  'include/linux/migrate_trace_lite.h', 'fs/exec.c'],
 	strip => [@stat, @kunit, @bench],
 	cut => [qw(pipe oops)],
 	maint => [@trace_c],
@@ -279,6 +422,9 @@ names, start and stop), _control (the files of migration_trace/ and
 the kernel API), _output (the text), _snap (the trace file, the rings
 merged by time), and migrate_trace_lite.c, the
 hooks, which resolve a move's reason and take its timestamp.
+
+__set_task_comm() now reports renames, and copy_process() new tasks,
+so that the trace names its tasks.
 
 Kernel API: mt_trace_enable() and mt_trace_mark().
 EOT
@@ -362,36 +508,6 @@ the causes and, after it, a column per cause and reason.  While the
 trace runs, the statistics take its timestamp, so both put an event in
 the same period; alone, they read no clock until the tick count nears
 the period's end, from where every event reads it.
-EOT
-},
-{
-	subject => 'sched: add the trace event sched_migrate_reason',
-	files => ["$k.c", 'include/trace/events/migrate_trace_lite.h', 'lib/Kconfig.debug'],
-	strip => [@kunit, @bench],
-	event => 1,
-	maint => ['include/trace/events/migrate_trace_lite.h'],
-	body => <<'EOT',
-The cause and the reason of a move are in the trace and the statistics
-only, read through their own files and tools.  Give them to the tools
-people already use: the hooks fire sched:sched_migrate_reason for every
-move they see, with the task, its CPUs, the cause and the reason, so
-that ftrace, trace-cmd, perf, bpftrace and Perfetto read the why too.
-
-Its print format names the cause and the reason with
-__print_symbolic(), whose pairs come from the same lists as the enums
-and the names the trace and the statistics print; the lists spell out
-each number, so the format file shows numbers paired with names and
-user space needs nothing resolved.  Filters select by the numbers
-("cause == 1" keeps the wakeups).
-
-It needs neither facility to collect: its registration callbacks take
-and drop a reference on the hooks' static key under mt_mutex, beside
-the trace's and the statistics', so enabling the event alone turns the
-hooks on and disabling it turns them back into NOPs.  Disabled, it
-costs one static branch in the hooks' out-of-line part, which runs only
-while something collects; the hook sites do not change.  It has no
-Kconfig option of its own, as no trace event has: TRACEPOINTS compiles
-it out.
 EOT
 },
 {
@@ -546,22 +662,21 @@ run(qw(git add -A));
 run(qw(git commit -q -m), 'pristine: ' . (split /\n/, slurp("$build/version.txt"))[0]);
 
 # Commit step $s: its files as they are at that point of the series.
-my $event_in = 0;	# the event's patch is committed
 sub commit_step {
 	my ($s) = @_;
-	$event_in = 1 if $s->{event};
 	for my $f (@{$s->{files}}) {
 		my $text = slurp("$tree/$f");
 		my @later = @{$s->{strip} // []};
 		my @cut = @{$s->{cut} // []};
-		if ($f =~ /^kernel\/migrate_trace_lite.*\.[ch]$/) {
+		if ($f =~ /^kernel\/migrate_trace_lite.*\.[ch]$/ || $f eq 'include/linux/migrate_trace_lite.h') {
 			$text = strip_ifdef($text, map { "CONFIG_$_" } @later);
 			$text = cut_feature($text, $f, @cut);
 			$text = cut_bench($text, $f) if grep { $_ eq $bench[0] } @later;
-			$text = cut_event($text, $f) if !$event_in && $f eq "$k.c";
+			$text = cut_to_part1($text, $f) if $s->{part1};
 		} elsif ($f eq 'lib/Kconfig.debug') {
 			$text = strip_kconfig($text, @later);
-			$text = cut_event($text, $f) unless $event_in;
+			$text =~ s/  The trace and the statistics\n\t  below select these hooks; without TRACEPOINTS, only they can\.//
+				or die "$P: $f: no word on who selects the hooks\n" if $s->{part1};
 		} elsif ($f eq 'kernel/Makefile') {
 			my %drop = map { ("CONFIG_$_" => 1) } @later;
 			my $cut = join('|', @cut) || '-';
@@ -585,6 +700,10 @@ commit_step($_) for @steps;
 
 remove_tree($outdir);
 run(qw(git format-patch -q --cover-letter --subject-prefix=PATCH -o), $outdir, 'HEAD~' . scalar(@steps));
+# The first part, which stands alone (harness/part1.sh boots it).
+my @names = map { s@.*/@@r } sort glob("$outdir/[0-9]*.patch");
+spew("$outdir/part1", join('', map { "$names[$_]\n" }
+			   grep { $steps[$_ - 1]{part1} } 1 .. $#names));
 # The benchmark path, apart: not a patch of the series (check-series.sh
 # reads OUTDIR/[0-9]*.patch only).
 commit_step($bench_step);
