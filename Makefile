@@ -26,7 +26,7 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c \
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites mutants \
 	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only \
-	guest-topo-only mutants-kernel sample guest-hotplug
+	guest-topo-only mutants-kernel sample guest-hotplug kernel-part1 guest-part1
 
 all: kernel initramfs
 
@@ -94,6 +94,12 @@ hook-sites: $(B)/.tree $(H)/kernel.config $(H)/build-matrix.sh
 # letter (the benchmark numbers come from out/bench.txt when there).
 series: tree
 	@perl $(H)/mkseries.pl $(TOP) $(B) $(OUT)/series
+
+# The series' first part alone (the annotations and the trace event, no
+# mt, no mstat), built as the test kernel with the hooks alone.
+kernel-part1: series
+	@echo "  BUILD   build/kernel-part1 (bzImage: the series' first part)"
+	@$(H)/part1.sh $(B) $(OUT)/series
 
 # The debug test kernel: lockdep, KASAN, UBSAN, atomic-sleep checks.
 $(B)/kernel-debug/.config: $(B)/.tree $(H)/kernel.config $(H)/kernel-debug.config
@@ -210,8 +216,13 @@ guest-peers: kernel $(B)/initramfs-bench.cpio
 guest-hotplug: kernel $(B)/initramfs.cpio
 	@APPEND="maxcpus=2 nohz=off kunit.enable=0" $(H)/qemu-run.sh $(B) $(OUT)/check-hotplug \
 		hotplug $(CHECK_TIMEOUT) || true
+# The series' first part: the event alone, no mt and no mstat (mt_event's
+# checks that need neither); KUnit is the trace's, not built here.
+guest-part1: kernel-part1 $(B)/initramfs.cpio
+	@KERNEL=$(B)/kernel-part1 APPEND="kunit.enable=0 mttests=mt_event" \
+		$(H)/qemu-run.sh $(B) $(OUT)/check-part1 only $(CHECK_TIMEOUT) || true
 guests: guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers \
-	guest-hotplug
+	guest-hotplug guest-part1
 
 # The builds run one after the other at full speed, in the order the
 # guests need them; each guest (one QEMU thread) boots as soon as its
