@@ -10,8 +10,6 @@
  * whichever collects.  See Documentation/trace/migrate_trace_lite.rst.
  */
 
-#define pr_fmt(fmt) "migrate_trace_lite: " fmt
-
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -257,11 +255,11 @@ void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
 #endif
 
 /*
- * Every hook runs right before set_task_cpu() or its equivalent, under
- * what serializes it (p->pi_lock for a task on no runqueue, its runqueue's
- * lock for a queued one), with interrupts off; writers never nest.
+ * A wakeup's cause and reason.  Every hook runs right before
+ * set_task_cpu() or its equivalent, under what serializes it (p->pi_lock
+ * for a task on no runqueue, its runqueue's lock for a queued one), with
+ * interrupts off; writers never nest.
  */
-/* A wakeup's cause and reason. */
 static __always_inline unsigned int mt_wakeup_why(struct task_struct *p,
 						  unsigned int new_cpu)
 {

@@ -6,14 +6,11 @@
  * with the state the scheduler's note sites write under it.
  */
 
-#define pr_fmt(fmt) "migrate_trace_lite: " fmt
-
 #include <linux/build_bug.h>
 #include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
-#include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -148,11 +145,11 @@ static void mt_clear_notes(void)
 }
 
 /**
- * mt_hooks_get() - take a facility's reference on the shared hooks
- * @held: whether the facility holds one; set on return
+ * mt_hooks_get() - take a consumer's reference on the shared hooks
+ * @held: whether the consumer holds one; set on return
  *
  * Idempotent.  The first reference clears the notes of an earlier
- * trace, after a grace period.
+ * collection, after a grace period.
  *
  * Context: process context, may sleep; takes mt_hooks_mutex.
  */
@@ -170,8 +167,8 @@ void mt_hooks_get(bool *held)
 }
 
 /**
- * mt_hooks_put() - drop a facility's reference on the shared hooks
- * @held: whether the facility holds one; cleared on return
+ * mt_hooks_put() - drop a consumer's reference on the shared hooks
+ * @held: whether the consumer holds one; cleared on return
  *
  * Idempotent, like mt_hooks_get().
  *

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Light weight migration trace (mt) and migration statistics (mstat).
+ * Why tasks change CPU: the scheduler's migration causes and reasons.
  *
  * The scheduler calls mt_migrate_task() right before each set_task_cpu()
  * or __set_task_cpu() that moves a task, naming the function that decided
  * the move (the cause) and, where the caller knows it, why (the reason).
  * Decisions taken earlier, such as the idle CPU select_idle_sibling()
  * found, are noted with mt_noted() where they are made and picked up by
- * the hook.  When neither facility collects, every hook and note is a
- * patched out static branch.  See Documentation/trace/migrate_trace_lite.rst.
+ * the hook.  Until a consumer collects (the trace event
+ * sched_migrate_reason, the migration trace or statistics), every hook
+ * and note is a patched out static branch.  See Documentation/trace/migrate_trace_lite.rst.
  */
 #ifndef _LINUX_MIGRATE_TRACE_LITE_H
 #define _LINUX_MIGRATE_TRACE_LITE_H
@@ -24,7 +25,7 @@ struct task_struct;
  * Why a task changed CPU: the scheduler function that decided the move
  * (the cause), and what inside it decided (the reason).  Each list below
  * is the one table of its kind, an entry MT_EM(enumerator, number, name):
- * the enum, the names mt and mstat print and the pairs of a trace event's
+ * the enum, the names the consumers print and the pairs of a trace event's
  * __print_symbolic() are made from it, each user defining MT_EM() for what
  * it takes.  The numbers are written into trace and stat headers and into
  * event records, so they are spelled out: an event's format file shows
@@ -214,7 +215,7 @@ static inline int mt_placed(struct task_struct *p, int new_cpu,
  * @idle: the balance's enum cpu_idle_type
  * @type: the balance's enum migration_type
  *
- * The reason is computed only when a facility collects.
+ * The reason is computed only when a consumer collects.
  */
 static inline void mt_migrate_task_lb(struct task_struct *p,
 				      unsigned int new_cpu, unsigned int cause,
@@ -238,7 +239,7 @@ static inline void mt_migrate_task_lb(struct task_struct *p,
  * interrupts disabled.  Only @why is stored: both callers of the methods,
  * select_task_rq() and sched_exec(), note @p first with mt_note(), and
  * keeping @p out of the many return paths keeps their code as it was.  A
- * macro, so that @why is computed only when a facility collects.
+ * macro, so that @why is computed only when a consumer collects.
  *
  * Return: @cpu.
  */
@@ -258,7 +259,7 @@ static inline void mt_migrate_task_lb(struct task_struct *p,
  * @why: enum mt_reason
  *
  * As mt_noted(), for a decision that is not a CPU number; this one also
- * records @task.  A macro too: @why is read only when a facility collects.
+ * records @task.  A macro too: @why is read only when a consumer collects.
  */
 #define mt_note(task, why)						\
 do {									\
@@ -277,7 +278,7 @@ do {									\
  * and leaves the move to the task's next wakeup, which is named by @why
  * if it takes @p there.  Call with @p->pi_lock held, before p->wake_cpu
  * changes; a note for a task that moved at once is never read.  A macro:
- * @why is read only when a facility collects.
+ * @why is read only when a consumer collects.
  */
 #define mt_note_deferred(p, why)					\
 do {									\
@@ -293,7 +294,7 @@ do {									\
  * Its mt_reason field exists with the hooks only; without them this and
  * mt_arg_reason() leave no trace, and the scheduler's code is unchanged.
  * With them, the store is behind the static branch too: a request queued
- * before a facility started may carry no reason (0) to its move.  The
+ * before a consumer started may carry no reason (0) to its move.  The
  * request is zeroed when it is made, so that is all it may carry.
  */
 #define mt_arg_set_reason(arg, why)					\
