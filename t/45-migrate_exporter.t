@@ -19,7 +19,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use FindBin;
 use lib $FindBin::RealBin;
-use MtTest qw(put slurp guest_file);
+use MtTest qw(put slurp guest_file prom_samples);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $exp = "$top/scripts/migrate_exporter";
@@ -102,19 +102,6 @@ sub extract_totals {
 	return \%tot;
 }
 
-# Samples of NAME in exposition TEXT: "label values" => value.
-sub samples {
-	my ($text, $name) = @_;
-	my %v;
-	for (split /\n/, $text) {
-		next unless /^\Q$name\E(?:\{(.*)\})? (\S+)$/;
-		my ($l, $v) = ($1 // '', $2);
-		my %l = $l =~ /(\w+)="([^"]*)"/g;
-		$v{join(' ', map { $l{$_} } sort keys %l)} = $v + 0;
-	}
-	return \%v;
-}
-
 sub run {
 	my ($args) = @_;
 	my $out = `$exp $args 2>$dir/err`;
@@ -131,12 +118,12 @@ is($rc, 0, 'the exporter reads a stat') or diag($err);
 put("$dir/one.prom", $out);
 my $lint = `promtool check metrics <$dir/one.prom 2>&1`;
 ok($? == 0 && $lint eq '', 'promtool check metrics accepts the output, without a lint') or diag($lint);
-is_deeply(samples($out, "${NS}_migrations_total"), $want,
+is_deeply(prom_samples($out, "${NS}_migrations_total"), $want,
 	  'migrations_total per cause and reason equals migrate_extract\'s totals');
-is_deeply([sort { $a <=> $b } values %{samples($out, "${NS}_migrations_created")}],
+is_deeply([sort { $a <=> $b } values %{prom_samples($out, "${NS}_migrations_created")}],
 	  [(1795238516.787785) x keys %$want], '_created is the collection\'s start, for each series');
-is(samples($out, "${NS}_periods")->{''}, 40, 'periods: 40');
-is(samples($out, "${NS}_period_seconds")->{''}, 0.1, 'period_seconds: 0.1');
+is(prom_samples($out, "${NS}_periods")->{''}, 40, 'periods: 40');
+is(prom_samples($out, "${NS}_period_seconds")->{''}, 0.1, 'period_seconds: 0.1');
 
 # The guest's real stat, which make check's guest keeps; run alone
 # without it, one plain failure says so (MtTest::guest_file).
@@ -145,7 +132,7 @@ if (my $real = guest_file("$top/out/check/stat")) {
 	put("$dir/real.prom", $out);
 	$lint = `promtool check metrics <$dir/real.prom 2>&1`;
 	ok($rc == 0 && $? == 0 && $lint eq '' &&
-	   eq_hash(samples($out, "${NS}_migrations_total"), extract_totals($real)),
+	   eq_hash(prom_samples($out, "${NS}_migrations_total"), extract_totals($real)),
 	   'the guest\'s stat: promtool accepts it, the totals are migrate_extract\'s')
 		or diag("$err$lint");
 }
@@ -287,17 +274,17 @@ ok($secs < 90, sprintf('the scrape part took %.1f s', $secs));
 # ---- restarts and resets --------------------------------------------------------------
 
 my $state = "$prom.state";
-my $before = samples(slurp($prom), "${NS}_migrations_total");
+my $before = prom_samples(slurp($prom), "${NS}_migrations_total");
 # A new collection (another start), with fewer migrations so far.
 (my $h2 = $header) =~ s/787785/900000/;
 put($stat, $h2 . rows(0, 3));
 my $new = extract_totals($stat);
 ($rc, undef, $err) = run("--stat $stat -o $prom");
-my $after = samples(slurp($prom), "${NS}_migrations_total");
+my $after = prom_samples(slurp($prom), "${NS}_migrations_total");
 is_deeply($after, { map { $_ => $before->{$_} + $new->{$_} } keys %$before },
 	  'a new collection adds to the counters: old totals plus the new ones') or diag($err);
-is(samples(slurp($prom), "${NS}_restarts_total")->{''}, 1, 'restarts_total counts it');
-my @created = values %{samples(slurp($prom), "${NS}_migrations_created")};
+is(prom_samples(slurp($prom), "${NS}_restarts_total")->{''}, 1, 'restarts_total counts it');
+my @created = values %{prom_samples(slurp($prom), "${NS}_migrations_created")};
 ok(@created && !grep({ $_ != 1795238516.787785 } @created), '_created stays the first collection\'s start');
 
 # A reset: the stat empty, migration_stat/enable 0.
@@ -305,10 +292,10 @@ put($stat, $h2);
 put("$dir/enable", "0\n");
 ($rc, undef, $err) = run("--stat $stat --enable $dir/enable -o $prom");
 my $text = slurp($prom);
-ok($rc == 0 && eq_hash(samples($text, "${NS}_migrations_total"), $after) &&
-   samples($text, "${NS}_collecting")->{''} == 0 && samples($text, "${NS}_periods")->{''} == 0,
+ok($rc == 0 && eq_hash(prom_samples($text, "${NS}_migrations_total"), $after) &&
+   prom_samples($text, "${NS}_collecting")->{''} == 0 && prom_samples($text, "${NS}_periods")->{''} == 0,
    'after a reset: collecting 0, periods 0, the counters keep their values') or diag($err);
-ok(samples($text, "${NS}_restarts_total")->{''} == 2, 'the reset counts as a restart');
+ok(prom_samples($text, "${NS}_restarts_total")->{''} == 2, 'the reset counts as a restart');
 
 # Nothing ever collected, no state: reported as not collecting, no zeros.
 put("$dir/never", $header =~ s/1795238516 787785/0 000000/r);
@@ -317,7 +304,7 @@ ok($rc == 0 && $out =~ /^${NS}_collecting 0$/m && $out !~ /_total\{/ && $out =~ 
    'a stat that is not collecting: collecting 0, and no counter of zeros') or diag("$err$out");
 put("$dir/enable", "1\n");
 ($rc, $out) = run("--stat $dir/never --enable $dir/enable -o -");
-ok($out =~ /^${NS}_collecting 1$/m && keys %{samples($out, "${NS}_migrations_total")} == keys %$want,
+ok($out =~ /^${NS}_collecting 1$/m && keys %{prom_samples($out, "${NS}_migrations_total")} == keys %$want,
    'a collection just started: collecting 1, every series at its true 0');
 
 # ---- topology classes of a trace --------------------------------------------------------
@@ -339,10 +326,10 @@ for my $i (1 .. 200) {
 }
 put("$dir/topo.trace", $tr);
 ($rc, $out, $err) = run("--stat $stat --trace $dir/topo.trace -o -");
-is_deeply(samples($out, "${NS}_topology_migrations_total"),
+is_deeply(prom_samples($out, "${NS}_topology_migrations_total"),
 	  { map { $_ => $class{$_} // 0 } qw(core llc cross_llc cross_node) },
 	  '--trace: migrations per topology class, as counted here') or diag($err);
-is(samples($out, "${NS}_trace_lost_total")->{''}, 5, '--trace: the events it lost (2 dropped, 3 overwritten)');
+is(prom_samples($out, "${NS}_trace_lost_total")->{''}, 5, '--trace: the events it lost (2 dropped, 3 overwritten)');
 put("$dir/flat.trace", $tr =~ s/^# topology .*\n//mgr);
 ($rc, $out, $err) = run("--stat $stat --trace $dir/flat.trace -o -");
 ok($rc == 0 && $out !~ /topology_migrations/ && $out =~ /trace_lost_total 5/,

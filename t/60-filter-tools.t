@@ -21,7 +21,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use FindBin;
 use lib $FindBin::RealBin;
-use MtTest qw(tmpdir run write_file slurp);
+use MtTest qw(tmpdir run write_file slurp prom_samples);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
 my $dir = tmpdir();
@@ -154,26 +154,13 @@ ok($rc == 0 && $filter eq $note0 && "@$rows" eq join(' ', map { "$_ - -" }
 
 my $NS = 'migrate_trace_lite';
 
-# The samples of metric NAME in TEXT: {label values joined by ' ' => value}.
-sub samples {
-	my ($text, $name) = @_;
-	my %v;
-	for (split /\n/, $text) {
-		next unless /^\Q$name\E(?:\{(.*)\})? (\S+)$/;
-		my ($l, $v) = ($1 // '', $2);
-		my %l = $l =~ /(\w+)="([^"]*)"/g;
-		$v{join(' ', map { $l{$_} } sort keys %l)} = $v + 0;
-	}
-	return \%v;
-}
-
 my $exp = "$tool{exporter} --stat $top/doc/sample/stat -o -";
 ($rc, my $out, $err) = run("$exp --trace $ft");
 ok($rc == 0 && $err eq '', 'migrate_exporter: a filtered trace, exit 0, silent') or diag($err);
-is_deeply(samples($out, "${NS}_trace_filter_info"), { $words => 1 },
+is_deeply(prom_samples($out, "${NS}_trace_filter_info"), { $words => 1 },
 	  "migrate_exporter: the trace's filter, as an info metric's label");
 # core 0 -> 1; llc 1 -> 2, 0 -> 2, 2 -> 0; cross_node 2 -> 3, 3 -> 0.
-is_deeply(samples($out, "${NS}_topology_migrations_total"), { core => 1, llc => 3, cross_llc => 0, cross_node => 2 },
+is_deeply(prom_samples($out, "${NS}_topology_migrations_total"), { core => 1, llc => 3, cross_llc => 0, cross_node => 2 },
 	  'migrate_exporter: the topology classes of the recorded moves');
 my $prom = write_file('filtered.prom', $out);
 SKIP: {
@@ -182,12 +169,12 @@ SKIP: {
 	is("$? $lint", '0 ', 'migrate_exporter: promtool check metrics accepts the info metric');
 }
 ($rc, $out, $err) = run("$exp --trace $pt");
-ok($rc == 0 && $out !~ /filter/ && samples($out, "${NS}_topology_migrations_total")->{llc} == 3,
+ok($rc == 0 && $out !~ /filter/ && prom_samples($out, "${NS}_topology_migrations_total")->{llc} == 3,
    'migrate_exporter: the same moves without the filter line: the same classes, no filter') or diag($err);
 ($rc, $out, $err) = run("$exp --trace $nt");
 ok($rc == 0 && $out !~ /topology_migrations/, 'migrate_exporter: filter 0: no topology series of zeros')
 	or diag($err);
-ok(samples($out, "${NS}_trace_filter_info")->{0} && exists samples($out, "${NS}_trace_lost_total")->{''},
+ok(prom_samples($out, "${NS}_trace_filter_info")->{0} && exists prom_samples($out, "${NS}_trace_lost_total")->{''},
    'migrate_exporter: filter 0: the filter and the losses all the same');
 like(`$tool{exporter} --help`, qr/^  ${NS}_trace_filter_info\{filter\}/m, 'migrate_exporter --help names the metric');
 

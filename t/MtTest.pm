@@ -10,7 +10,8 @@ use Exporter qw(import);
 use File::Temp qw(tempdir);
 use Compress::Zlib qw(uncompress);
 
-our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels guest_file);
+our @EXPORT_OK = qw(tmpdir write_file run put slurp png_rows png_pixels guest_file
+		    prom_samples);
 
 my $dir;
 
@@ -142,6 +143,20 @@ sub png_rows {
 sub png_pixels {
 	my ($w, $h, $bpp, $rows) = png_rows(@_) or return;
 	return ($w, $h, [map { my @c = unpack('C*', $_); [map { [@c[$_ * $bpp .. $_ * $bpp + 2]] } 0 .. $w - 1] } @$rows]);
+}
+
+# The samples of metric NAME in Prometheus exposition TEXT, as
+# {label values joined by ' ', in the order of the labels' names => value}.
+sub prom_samples {
+	my ($text, $name) = @_;
+	my %v;
+	for (split /\n/, $text) {
+		next unless /^\Q$name\E(?:\{(.*)\})? (\S+)$/;
+		my ($l, $v) = ($1 // '', $2);
+		my %l = $l =~ /(\w+)="([^"]*)"/g;
+		$v{join(' ', map { $l{$_} } sort keys %l)} = $v + 0;
+	}
+	return \%v;
 }
 
 1;
