@@ -104,8 +104,9 @@ fi
 
 [ -d "$MS_DIR" ] && echo 0 >"$MS_DIR/enable"
 # 2-4: the event alone.
-check "mt and mstat are off" \
-	"$(cat "$MT_DIR/enable" 2>/dev/null || echo 0) $(cat "$MS_DIR/enable" 2>/dev/null || echo 0)" "0 0"
+on="$(cat "$MT_DIR/enable" 2>/dev/null || echo 0)"
+on="$on $(cat "$MS_DIR/enable" 2>/dev/null || echo 0)"
+check "mt and mstat are off" "$on" "0 0"
 ev_run "$TMPD/alone" workload
 n=$(wc -l <"$TMPD/alone")
 ktap_print_msg "  the event alone: $n moves:" \
