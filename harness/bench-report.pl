@@ -82,6 +82,7 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     mtpipe => '(a2) hook, mt, trace_pipe reader draining',
 	     mtflight => '(a3) hook, mt flight recorder recycling',
 	     mtreject => '(a4) hook, mt, a filter that rejects every move',
+	     mtpid => '(a5) hook, mt, a pid filter that selects the task',
 	     mstat => '(b) hook, mstat collecting',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
@@ -94,7 +95,7 @@ sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mtreject mstat off ftrace empty clock evftrace)) {
+	for my $v (qw(mt mtpipe mtflight mtreject mtpid mstat off ftrace empty clock evftrace)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}

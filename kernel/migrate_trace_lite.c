@@ -212,14 +212,14 @@ static __always_inline u64 mt_move_begin(void)
 }
 
 /*
- * The trace's filter leaves some moves out: the reason comes first, and
+ * The trace's filters leave some moves out: the reason comes first, and
  * a move left out reads no clock.  Out of line, behind mt_filter_key,
  * and on the event's path, which has its reason already.
  */
 static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
 				      unsigned int why)
 {
-	if (mt_trace_selects(why)) {
+	if (mt_trace_selects(p, why)) {
 		u64 now = mt_move_begin();
 
 		mt_log_and_count_at(p, to, why, now);
@@ -398,7 +398,8 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
  *
  * Logs @p's name, and drops a deferral noted for an earlier task of its
  * pid.  The barrier pairs with a starting trace's walk of the task list,
- * so that the task is named by one or the other.
+ * so that the task is named by one or the other.  A trace that follows
+ * forks selects @p if its parent (current) is selected.
  */
 void __mt_copy_process(struct task_struct *p)
 {
@@ -410,6 +411,9 @@ void __mt_copy_process(struct task_struct *p)
 	smp_mb();
 	/* A deferral noted for an earlier task of this pid is not @p's. */
 	mt_take_deferred(p);
+	/* Selected before its first move, which is wake_up_new_task()'s. */
+	if (mt_filtering())
+		mt_follow_fork(p);
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
 

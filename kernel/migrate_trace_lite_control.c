@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The migration trace's control files in migration_trace/ (enable, mark,
- * reset, overwrite, buffer_size_kb, filter, stats) and its kernel API,
+ * reset, overwrite, buffer_size_kb, filter, set_event_pid, event_fork,
+ * stats) and its kernel API,
  * mt_trace_enable() and mt_trace_mark().
  */
 
@@ -163,7 +164,8 @@ static const struct file_operations mt_reset_fops = {
 };
 
 /*
- * Settings of a trace (overwrite, buffer_size_kb, filter) change only while
+ * Settings of a trace (overwrite, buffer_size_kb, filter, set_event_pid,
+ * event_fork) change only while
  * the buffers are empty: after a reset, before the first start.  So a
  * trace has one filter, which its header states.
  */
@@ -318,6 +320,176 @@ static const struct file_operations mt_filter_fops = {
 	.llseek	= default_llseek,
 };
 
+/**
+ * mt_trace_pids_write() - apply text written to set_event_pid
+ * @text: pids (see mt_pids_parse()); cut into them
+ * @replace: the write replaces the pids rather than adding to them
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0; -EBUSY once a trace started since the reset, or while the
+ * trace is read; -ENOMEM; or an error of mt_pids_parse(), the pids
+ * unchanged.
+ */
+VISIBLE_IF_KUNIT int mt_trace_pids_write(char *text, bool replace)
+{
+	struct mt_pids *next;
+	int ret;
+
+	/* 4 KiB: too big for the stack. */
+	next = kmalloc(sizeof(*next), GFP_KERNEL);
+	if (!next)
+		return -ENOMEM;
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret) {
+		*next = mt_trace_pids;
+		ret = mt_pids_parse(next, text, replace);
+	}
+	if (!ret)
+		ret = mt_trace_set_pids_locked(next);
+	mutex_unlock(&mt_mutex);
+	kfree(next);
+	return ret;
+}
+
+static ssize_t mt_pids_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct seq_buf s;
+	ssize_t ret;
+	char *buf;
+
+	buf = kmalloc(MT_PIDS_TEXT_MAX + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, MT_PIDS_TEXT_MAX + 1);
+	mutex_lock(&mt_mutex);
+	mt_pids_show(&s, &mt_trace_pids);
+	mutex_unlock(&mt_mutex);
+	/* Every task: an empty file, as ftrace's. */
+	if (seq_buf_used(&s))
+		seq_buf_putc(&s, '\n');
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, seq_buf_used(&s));
+	kfree(buf);
+	return ret;
+}
+
+/* set_event_pid's open: the first write replaces the pids, or adds to them. */
+#define MT_PIDS_REPLACE		1UL
+/* Opened with O_TRUNC, and nothing written yet: the release clears the pids. */
+#define MT_PIDS_CLEAR		2UL
+
+/*
+ * As with filter, an open without O_APPEND (">") replaces the pids with
+ * its first write that succeeds, and later writes add to them; so do
+ * the writes of an O_APPEND open (">>").  Unlike ftrace, whose O_TRUNC
+ * clears the pids at once, bad text leaves them as they were; an open
+ * with O_TRUNC that writes nothing (": > set_event_pid") clears them when
+ * it is closed.  Such an open is refused while the pids may not change.
+ */
+static int mt_pids_open(struct inode *inode, struct file *file)
+{
+	unsigned long flags = 0;
+	int ret = 0;
+
+	if ((file->f_mode & FMODE_WRITE) && !(file->f_flags & O_APPEND))
+		flags |= MT_PIDS_REPLACE;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		flags |= MT_PIDS_CLEAR;
+		mutex_lock(&mt_mutex);
+		ret = mt_settable_locked();
+		mutex_unlock(&mt_mutex);
+	}
+	file->private_data = (void *)flags;
+	return ret;
+}
+
+static ssize_t mt_pids_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned long flags = (unsigned long)file->private_data;
+	char *text;
+	int ret;
+
+	/* Whatever comes of it, the write was the open's use. */
+	file->private_data = (void *)(flags & ~MT_PIDS_CLEAR);
+	if (count > MT_PIDS_TEXT_MAX)
+		return -EINVAL;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = strlen(text) == count ?
+	      mt_trace_pids_write(text, flags & MT_PIDS_REPLACE) : -EINVAL;
+	kfree(text);
+	if (ret)
+		return ret;
+	file->private_data = NULL;
+	*ppos += count;
+	return count;
+}
+
+static int mt_pids_release(struct inode *inode, struct file *file)
+{
+	char empty[] = "";
+
+	/* A release cannot fail: a trace started since the open keeps them. */
+	if ((unsigned long)file->private_data & MT_PIDS_CLEAR)
+		mt_trace_pids_write(empty, true);
+	return 0;
+}
+
+static const struct file_operations mt_pids_fops = {
+	.open		= mt_pids_open,
+	.read		= mt_pids_read,
+	.write		= mt_pids_write,
+	.release	= mt_pids_release,
+	.llseek		= default_llseek,
+};
+
+static ssize_t mt_event_fork_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_trace_pids.fork));
+}
+
+/**
+ * mt_trace_event_fork_set() - set whether the next trace follows forks
+ * @on: a task that a selected task forks is selected too
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0, or -EBUSY once a trace started since the reset, or while
+ * the trace is read.
+ */
+VISIBLE_IF_KUNIT int mt_trace_event_fork_set(bool on)
+{
+	int ret;
+
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		WRITE_ONCE(mt_trace_pids.fork, on);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
+static ssize_t mt_event_fork_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = mt_parse_enable(ubuf, count, &on);
+	if (!ret)
+		ret = mt_trace_event_fork_set(on);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mt_event_fork_fops = {
+	.read	= mt_event_fork_read,
+	.write	= mt_event_fork_write,
+	.llseek	= default_llseek,
+};
+
 /*
  * migration_trace/stats: per CPU, the records logged, dropped (buffer
  * full) and lost to the flight recorder so far; then the clamps: records
@@ -375,6 +547,8 @@ void __init mt_control_init(struct dentry *dir)
 	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
 	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
 	debugfs_create_file("filter", 0600, dir, NULL, &mt_filter_fops);
+	debugfs_create_file("set_event_pid", 0600, dir, NULL, &mt_pids_fops);
+	debugfs_create_file("event_fork", 0600, dir, NULL, &mt_event_fork_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
 	mt_ring_init();
 }

@@ -9,10 +9,14 @@
  * nothing and "all" everything; a leading '!' takes the moves out
  * instead.  A CAUSE/REASON pair the scheduler cannot produce is refused
  * like an unknown name: it is a typo, and would select nothing.
+ *
+ * And a trace's filter of moves by the moving task: the pids written to
+ * migration_trace/set_event_pid, kept sorted, and shown back.
  */
 
 #include <linux/bitops.h>
 #include <linux/ctype.h>
+#include <linux/kstrtox.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -206,4 +210,85 @@ void mt_filter_show(struct seq_buf *s, const struct mt_filter *f)
 			sep = " ";
 		}
 	}
+}
+
+/* Put @pid in @p's sorted list, unless it is there; -ENOSPC if full. */
+static int mt_pids_add(struct mt_pids *p, pid_t pid)
+{
+	unsigned int lo = 0, hi = p->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->pid[mid] == pid)
+			return 0;
+		if (p->pid[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (p->nr == MT_PIDS_MAX)
+		return -ENOSPC;
+	memmove(&p->pid[lo + 1], &p->pid[lo], (p->nr - lo) * sizeof(p->pid[0]));
+	p->pid[lo] = pid;
+	p->nr++;
+	return 0;
+}
+
+/**
+ * mt_pids_parse() - apply the text written to set_event_pid
+ * @p: the pids; on an error, partly changed: parse a copy
+ * @text: pids in decimal, separated by blanks; it is cut into them
+ * @replace: start from no pid instead of from @p's
+ *
+ * Text with no pid selects every task with @replace (as ftrace's
+ * "echo > set_event_pid" does), and changes nothing without.  @p->fork
+ * is left as it is.
+ *
+ * Context: any; the caller serializes changes of @p.
+ * Return: 0, -EINVAL for a word that is not a pid (digits only, below
+ * PID_MAX_LIMIT), or -ENOSPC for more than MT_PIDS_MAX pids.
+ */
+int mt_pids_parse(struct mt_pids *p, char *text, bool replace)
+{
+	unsigned int pid;
+	char *word;
+	int ret;
+
+	if (replace)
+		p->nr = 0;
+	for (;;) {
+		text = skip_spaces(text);
+		if (!*text)
+			return 0;
+		word = text;
+		while (*text && !isspace(*text))
+			text++;
+		if (*text)
+			*text++ = '\0';
+		/* kstrtouint() would take a sign. */
+		if (!isdigit(*word) || kstrtouint(word, 10, &pid) ||
+		    pid >= PID_MAX_LIMIT)
+			return -EINVAL;
+		ret = mt_pids_add(p, pid);
+		if (ret)
+			return ret;
+	}
+}
+
+/**
+ * mt_pids_show() - the text of a trace's pids, as it can be written back
+ * @s: the buffer to append to, without a newline
+ * @p: the pids
+ *
+ * The pids in increasing order, separated by spaces; nothing if every
+ * task is selected.
+ *
+ * Context: any, also a panic's dump; takes no lock.
+ */
+void mt_pids_show(struct seq_buf *s, const struct mt_pids *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++)
+		seq_buf_printf(s, "%s%d", i ? " " : "", p->pid[i]);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the trace's filter: every form of its text, the names it
- * refuses, its text read back and written again, when it may change, and
- * the hooks recording only what it selects.  Like the main suite they use
+ * KUnit tests of the trace's filters: every form of their text, what
+ * they refuse, their text read back and written again, when they may
+ * change, and the hooks recording only what they select; for the pid
+ * filter, also the children it follows.  Like the main suite they use
  * the real buffers, so they are an init section suite that runs at boot,
  * before anybody traces, and leaves everything reset.
  */
@@ -265,12 +266,320 @@ static void mt_test_filter_hooks(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/* ---- the pid filter (set_event_pid, event_fork) ---------------------------- */
+
+/* Pids no task has at boot: pid_max is far below the limit then. */
+#define MT_TEST_PID(n)	((pid_t)(PID_MAX_LIMIT - (n)))
+
+static const char *mt_test_pids_str(struct kunit *test, const struct mt_pids *p)
+{
+	char *buf = kunit_kzalloc(test, MT_PIDS_TEXT_MAX, GFP_KERNEL);
+	struct seq_buf s;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	seq_buf_init(&s, buf, MT_PIDS_TEXT_MAX);
+	mt_pids_show(&s, p);
+	KUNIT_EXPECT_FALSE(test, seq_buf_has_overflowed(&s));
+	seq_buf_str(&s);
+	return buf;
+}
+
+/* @text parsed into a copy of @p, which it returns. */
+static struct mt_pids *mt_test_pids_parse(struct kunit *test, const struct mt_pids *p,
+					  const char *text, bool replace, int want)
+{
+	struct mt_pids *q = kunit_kmalloc(test, sizeof(*q), GFP_KERNEL);
+	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	*q = *p;
+	KUNIT_EXPECT_EQ_MSG(test, mt_pids_parse(q, buf, replace), want, "'%s'", text);
+	return q;
+}
+
+/* Each form: blanks, order, repeats, ">" and ">>", and no pid at all. */
+static void mt_test_pids_forms(struct kunit *test)
+{
+	struct mt_pids *none = kunit_kzalloc(test, sizeof(*none), GFP_KERNEL);
+	char max[16];
+	struct mt_pids *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, none);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, none), "");
+	p = mt_test_pids_parse(test, none, "12 34\n", true, 0);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, p), "12 34");
+	p = mt_test_pids_parse(test, p, "\t7\n34  7 1 ", true, 0);
+	KUNIT_EXPECT_EQ(test, p->nr, 3U);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, p), "1 7 34");
+	/* ">>" adds. */
+	p = mt_test_pids_parse(test, p, "5 7", false, 0);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, p), "1 5 7 34");
+	/* No pid: ">>" keeps them, ">" selects every task again. */
+	p = mt_test_pids_parse(test, p, "\t\n", false, 0);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, p), "1 5 7 34");
+	p = mt_test_pids_parse(test, p, "", false, 0);
+	KUNIT_EXPECT_EQ(test, p->nr, 4U);
+	p = mt_test_pids_parse(test, p, "\n", true, 0);
+	KUNIT_EXPECT_EQ(test, p->nr, 0U);
+	p = mt_test_pids_parse(test, p, "12", true, 0);
+	p = mt_test_pids_parse(test, p, "", true, 0);
+	KUNIT_EXPECT_EQ(test, p->nr, 0U);
+	/* The idle tasks' 0 and the highest pid there can be. */
+	snprintf(max, sizeof(max), "%d 0", (pid_t)(PID_MAX_LIMIT - 1));
+	p = mt_test_pids_parse(test, none, max, true, 0);
+	KUNIT_EXPECT_EQ(test, p->nr, 2U);
+	KUNIT_EXPECT_EQ(test, p->pid[0], 0);
+	KUNIT_EXPECT_EQ(test, p->pid[1], (pid_t)(PID_MAX_LIMIT - 1));
+	/* The flag is event_fork's. */
+	none->fork = true;
+	p = mt_test_pids_parse(test, none, "3", true, 0);
+	KUNIT_EXPECT_TRUE(test, p->fork);
+}
+
+static int mt_test_pids_write(struct kunit *test, const char *text, bool replace)
+{
+	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return mt_trace_pids_write(buf, replace);
+}
+
+/* Words that are no pid, and one pid too many, leave the pids as they were. */
+static void mt_test_pids_refused(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"abc", "-1", "+5", "12a", "0x10", "1.5", "12 abc", "3 -4",
+		"99999999999999999999", "4194304", "1,2",
+	};
+	char *many = kunit_kzalloc(test, MT_PIDS_TEXT_MAX * 2, GFP_KERNEL);
+	char limit[16];
+	unsigned int i;
+	size_t len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, many);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, "12 34", true), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, mt_test_pids_write(test, bad[i], true), -EINVAL,
+				    "'%s'", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, mt_test_pids_write(test, bad[i], false), -EINVAL,
+				    "'%s'", bad[i]);
+		KUNIT_EXPECT_STREQ_MSG(test, mt_test_pids_str(test, &mt_trace_pids), "12 34",
+				       "'%s'", bad[i]);
+	}
+	snprintf(limit, sizeof(limit), "%d", (pid_t)PID_MAX_LIMIT);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, limit, false), -EINVAL);
+	/* MT_PIDS_MAX, then one more. */
+	for (i = 0; i < MT_PIDS_MAX; i++)
+		len += scnprintf(many + len, MT_PIDS_TEXT_MAX * 2 - len, "%u ", 100 + i);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, many, true), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, MT_PIDS_MAX);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "100 101", false), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "5", false), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, MT_PIDS_MAX);
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.pid[0], 100);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 0U);
+	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+}
+
+/* The most pids, each of the most digits, read back fit and write back. */
+static void mt_test_pids_round_trip(struct kunit *test)
+{
+	struct mt_pids *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct mt_pids *q;
+	const char *text;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < MT_PIDS_MAX; i++)
+		p->pid[i] = PID_MAX_LIMIT - MT_PIDS_MAX + i;
+	p->nr = MT_PIDS_MAX;
+	text = mt_test_pids_str(test, p);
+	/* And the newline of set_event_pid's read. */
+	KUNIT_EXPECT_LE(test, strlen(text) + 1, (size_t)MT_PIDS_TEXT_MAX);
+	q = mt_test_pids_parse(test, p, text, true, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(p, q, sizeof(*p)), 0);
+}
+
+/* The pids and event_fork change only before a trace starts; they set the key. */
+static void mt_test_pids_when(struct kunit *test)
+{
+	mt_test_reset(test);
+	KUNIT_ASSERT_TRUE(test, mt_filter_is_all(&mt_trace_filter));
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	KUNIT_EXPECT_NOT_NULL(test, mt_pid_bits);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "34", false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), -EBUSY);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "34", false), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, &mt_trace_pids), "12");
+	KUNIT_EXPECT_TRUE(test, mt_trace_pids.fork);
+	mt_test_reset(test);
+	/* Either filter keeps the key on. */
+	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "try_to_wake_up", true), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), 0);
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "all", true), 0);
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "\n", true), 0);
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), 0);
+}
+
+/* A made-up task of pid @pid, its moves counted in @s. */
+static struct task_struct *mt_test_pid_task(struct kunit *test, pid_t pid,
+					    struct mt_test_moves **s)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_pid");
+
+	t->pid = pid;
+	*s = kunit_kzalloc(test, sizeof(**s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *s);
+	(*s)->pid = pid;
+	return t;
+}
+
+/* Whether the header of the trace has the line @want. */
+static bool mt_test_header_has(struct kunit *test, const char *want)
+{
+	char *header = kunit_kzalloc(test, mt_header_max(), GFP_KERNEL);
+	struct seq_buf sb;
+
+	KUNIT_ASSERT_NOT_NULL(test, header);
+	seq_buf_init(&sb, header, mt_header_max());
+	mt_show_header(&sb, false);
+	return strnstr(header, want, seq_buf_used(&sb));
+}
+
+/*
+ * The hooks record the moves of the pids selected, and of no other,
+ * under the filter of causes too; the header lists the pids.  Nothing
+ * is lost.
+ */
+static void mt_test_pids_hooks(struct kunit *test)
+{
+	struct mt_test_moves *sa, *sb, *sc;
+	struct task_struct *a = mt_test_pid_task(test, MT_TEST_PID(1), &sa);
+	struct task_struct *b = mt_test_pid_task(test, MT_TEST_PID(2), &sb);
+	struct task_struct *c = mt_test_pid_task(test, MT_TEST_PID(3), &sc);
+	unsigned long flags;
+	char text[64];
+	u64 lost = 0;
+	int cpu;
+
+	snprintf(text, sizeof(text), "%d %d", MT_TEST_PID(1), MT_TEST_PID(3));
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, text, true), 0);
+	KUNIT_ASSERT_EQ(test, mt_test_filter_write(test, "detach_tasks", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_test_move(a);
+	mt_test_move(b);
+	mt_test_move(a);
+	local_irq_save(flags);
+	/* c is selected, its cause is not. */
+	__mt_migrate_task(c, cpumask_any_but(cpu_possible_mask, task_cpu(c)),
+			  MT_CAUSE_AFFINE_MOVE_TASK);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sa), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sb), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sc), 0);
+	KUNIT_EXPECT_EQ(test, sa->n, 2U);
+	KUNIT_EXPECT_EQ(test, sb->n, 0U);
+	KUNIT_EXPECT_EQ(test, sc->n, 0U);
+	for_each_possible_cpu(cpu)
+		lost += mt_ring_dropped(cpu) + mt_ring_overwritten(cpu);
+	KUNIT_EXPECT_EQ(test, lost, 0ULL);
+	snprintf(text, sizeof(text), "\n# pid_filter %d %d\n", MT_TEST_PID(3), MT_TEST_PID(1));
+	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, text));
+	KUNIT_EXPECT_FALSE(test, mt_test_header_has(test, "# event_fork"));
+	mt_test_reset(test);
+}
+
+/*
+ * A fork by a selected task selects the child with event_fork, and only
+ * then; a fork by another task does not.  The next trace selects only
+ * the pids written again.
+ */
+static void mt_test_pids_fork(struct kunit *test)
+{
+	struct mt_test_moves *s1, *s2, *s3;
+	struct task_struct *c1 = mt_test_pid_task(test, MT_TEST_PID(1), &s1);
+	struct task_struct *c2 = mt_test_pid_task(test, MT_TEST_PID(2), &s2);
+	struct task_struct *c3 = mt_test_pid_task(test, MT_TEST_PID(3), &s3);
+	char text[64];
+
+	/* The test's own task forks them: it stays on this CPU meanwhile. */
+	snprintf(text, sizeof(text), "%d", current->pid);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, text, true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	__mt_copy_process(c1);
+	mt_test_move(c1);
+	mt_test_move(c2);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, "\n# event_fork 1\n"));
+	snprintf(text, sizeof(text), "\n# pid_filter %d\n", current->pid);
+	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, text));
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s1), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s2), 0);
+	KUNIT_EXPECT_EQ(test, s1->n, 1U);
+	KUNIT_EXPECT_EQ(test, s2->n, 0U);
+	/* The child was followed, not written: the next trace leaves it out. */
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 1U);
+	mt_test_reset(test);
+	s1->n = 0;
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_test_move(c1);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s1), 0);
+	KUNIT_EXPECT_EQ(test, s1->n, 0U);
+	/* Without event_fork, the child is not selected. */
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(false), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	__mt_copy_process(c2);
+	mt_test_move(c2);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_FALSE(test, mt_test_header_has(test, "# event_fork"));
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s2), 0);
+	KUNIT_EXPECT_EQ(test, s2->n, 0U);
+	/* A parent not selected: its child is not either. */
+	snprintf(text, sizeof(text), "%d", MT_TEST_PID(4));
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, text, true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	__mt_copy_process(c3);
+	mt_test_move(c3);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s3), 0);
+	KUNIT_EXPECT_EQ(test, s3->n, 0U);
+	mt_test_reset(test);
+}
+
 static struct kunit_case mt_filter_test_cases[] = {
 	KUNIT_CASE(mt_test_filter_forms),
 	KUNIT_CASE(mt_test_filter_refused),
 	KUNIT_CASE(mt_test_filter_round_trip),
 	KUNIT_CASE(mt_test_filter_when),
 	KUNIT_CASE(mt_test_filter_hooks),
+	KUNIT_CASE(mt_test_pids_forms),
+	KUNIT_CASE(mt_test_pids_refused),
+	KUNIT_CASE(mt_test_pids_round_trip),
+	KUNIT_CASE(mt_test_pids_when),
+	KUNIT_CASE(mt_test_pids_hooks),
+	KUNIT_CASE(mt_test_pids_fork),
 	{}
 };
 

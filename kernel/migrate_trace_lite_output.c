@@ -262,6 +262,13 @@ void mt_show_header(struct seq_buf *s, bool live)
 		mt_filter_show(s, &mt_trace_filter);
 		seq_buf_putc(s, '\n');
 	}
+	if (mt_trace_pids.nr) {
+		seq_buf_puts(s, "# pid_filter ");
+		mt_pids_show(s, &mt_trace_pids);
+		seq_buf_putc(s, '\n');
+		if (mt_trace_pids.fork)
+			seq_buf_puts(s, "# event_fork 1\n");
+	}
 	for (i = 1; i < MT_CAUSE_END; i++)
 		seq_buf_printf(s, "# cause %d %s\n", i, mt_cause_names[i]);
 	for (i = MT_CAUSE_END; i < MT_EV_END; i++)
@@ -284,5 +291,5 @@ void mt_show_header(struct seq_buf *s, bool live)
  */
 size_t mt_header_max(void)
 {
-	return 16384 + MT_FILTER_TEXT_MAX + nr_cpu_ids * 128;
+	return 16384 + MT_FILTER_TEXT_MAX + MT_PIDS_TEXT_MAX + nr_cpu_ids * 128;
 }

@@ -46,6 +46,7 @@ static struct {
 	unsigned long buf_size_kb;
 	bool overwrite;
 	struct mt_filter filter;
+	struct mt_pids pids;
 } mt_test_saved;
 
 /*
@@ -68,6 +69,7 @@ static inline void mt_test_cleanup(void *data)
 	WRITE_ONCE(mt_overwrite, mt_test_saved.overwrite);
 	WRITE_ONCE(mt_buf_size_kb, mt_test_saved.buf_size_kb);
 	mt_trace_set_filter_locked(&mt_test_saved.filter);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_pids_locked(&mt_test_saved.pids), 0);
 	mutex_unlock(&mt_mutex);
 }
 
@@ -77,6 +79,7 @@ static inline int mt_test_init(struct kunit *test)
 	mt_test_saved.overwrite = READ_ONCE(mt_overwrite);
 	mt_test_saved.buf_size_kb = READ_ONCE(mt_buf_size_kb);
 	mt_test_saved.filter = mt_trace_filter;
+	mt_test_saved.pids = mt_trace_pids;
 	return kunit_add_action_or_reset(test, mt_test_cleanup, test);
 }
 

@@ -41,6 +41,9 @@ struct mt_filter mt_trace_filter = {
 	.mask = { [MT_CAUSE_NONE + 1 ... MT_CAUSE_END - 1] = ~0ULL },
 };
 
+struct mt_pids mt_trace_pids;
+unsigned long *mt_pid_bits;
+
 DEFINE_STATIC_KEY_FALSE(mt_filter_key);
 unsigned long mt_buf_size_kb = CONFIG_SNSC_LITE_MIGRATION_TRACE_BUF_SIZE;
 unsigned int mt_trace_readers;
@@ -215,6 +218,29 @@ static bool mt_names_wanted(void)
 	 * other way round.  Each acquire pairs with a release of the start.
 	 */
 	return smp_load_acquire(&mt_naming) || mt_trace_running();
+}
+
+/**
+ * mt_follow_fork() - a trace that follows forks selects a selected task's child
+ * @p: the new task; current forked it
+ *
+ * While names are wanted, as @p's is: a task whose fork the trace shows
+ * is followed, from the start's walk of the tasks on.  A set_bit(), so
+ * that forks need no lock and no allocation.
+ *
+ * Context: the fork hook, behind mt_filter_key; disables interrupts.
+ */
+void mt_follow_fork(struct task_struct *p)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	/* The pids and their bits change only while no trace started. */
+	if (mt_names_wanted() && mt_pid_bits && mt_trace_pids.fork &&
+	    mt_pids_match(mt_pid_bits, current->pid) &&
+	    (unsigned int)p->pid < PID_MAX_LIMIT)
+		set_bit(p->pid, mt_pid_bits);
+	local_irq_restore(flags);
 }
 
 /**
@@ -505,6 +531,22 @@ static void mt_let_moves_in(void)
 }
 
 /*
+ * The pids a new trace selects: those written, without the children an
+ * earlier trace followed.  No writer reads the bits: the start has not
+ * published them yet, and the last trace was reset.
+ */
+static void mt_pids_arm(void)
+{
+	unsigned int i;
+
+	if (!mt_pid_bits)
+		return;
+	bitmap_zero(mt_pid_bits, PID_MAX_LIMIT);
+	for (i = 0; i < mt_trace_pids.nr; i++)
+		__set_bit(mt_trace_pids.pid[i], mt_pid_bits);
+}
+
+/*
  * The first start since the reset.  Names come before moves: the hooks
  * name new and renamed tasks while the walk copies the names of the
  * others, and moves are logged only once the walk is done.  The other
@@ -519,6 +561,7 @@ static int mt_start_new_locked(void)
 	ret = mt_alloc_locked();
 	if (ret)
 		return ret;
+	mt_pids_arm();
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(&mt_rings, cpu)->start.ts = 0;
 	cpus_read_lock();
@@ -614,6 +657,15 @@ int mt_bench_start_trace_locked(void)
 }
 #endif
 
+/* The hooks' filtered path is on while either filter leaves moves out. */
+static void mt_filter_key_update_locked(void)
+{
+	if (mt_filter_is_all(&mt_trace_filter) && !mt_trace_pids.nr)
+		static_branch_disable(&mt_filter_key);
+	else
+		static_branch_enable(&mt_filter_key);
+}
+
 /**
  * mt_trace_set_filter_locked() - set the moves the next trace records
  * @f: the filter
@@ -628,10 +680,43 @@ void mt_trace_set_filter_locked(const struct mt_filter *f)
 {
 	lockdep_assert_held(&mt_mutex);
 	mt_trace_filter = *f;
-	if (mt_filter_is_all(f))
-		static_branch_disable(&mt_filter_key);
-	else
-		static_branch_enable(&mt_filter_key);
+	mt_filter_key_update_locked();
+}
+
+/**
+ * mt_trace_set_pids_locked() - set the tasks the next trace records
+ * @p: the pids and whether forks are followed
+ *
+ * The first pid allocates the bits of every pid there can be (512 KiB
+ * on 64 bit), so that a fork can select its child without allocating;
+ * selecting every task frees them.  The pids share mt_filter_key with
+ * the filter of causes.
+ *
+ * Context: under mt_mutex, with no trace started since the reset (no
+ * writer reads the pids); may sleep.
+ * Return: 0, or -ENOMEM, the pids unchanged.
+ */
+int mt_trace_set_pids_locked(const struct mt_pids *p)
+{
+	unsigned long *bits = mt_pid_bits;
+
+	lockdep_assert_held(&mt_mutex);
+	if (p->nr && !bits) {
+		bits = kvmalloc_array(BITS_TO_LONGS(PID_MAX_LIMIT),
+				      sizeof(unsigned long), MT_GFP);
+		if (!bits)
+			return -ENOMEM;
+	}
+	mt_trace_pids = *p;
+	if (p->nr) {
+		mt_pid_bits = bits;
+		mt_pids_arm();
+	} else {
+		mt_pid_bits = NULL;
+		kvfree(bits);
+	}
+	mt_filter_key_update_locked();
+	return 0;
 }
 
 /**

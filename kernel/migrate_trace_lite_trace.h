@@ -22,20 +22,32 @@ static inline bool mt_trace_running(void)
 	return smp_load_acquire(&mt_tracing);
 }
 
-/* The moves the trace records; changes only while no writer runs. */
+/*
+ * The moves the trace records, by cause and reason and by task; they
+ * change only while no writer runs.  mt_pid_bits, the pids selected
+ * (NULL: every task), is set from mt_trace_pids when a trace starts,
+ * and fork adds to it (mt_follow_fork()).
+ */
 extern struct mt_filter mt_trace_filter;
+extern struct mt_pids mt_trace_pids;
+extern unsigned long *mt_pid_bits;
 DECLARE_STATIC_KEY_FALSE(mt_filter_key);
 
-/* Whether the trace's filter leaves some moves out. */
+/* Whether the trace's filters leave some moves out. */
 static __always_inline bool mt_filtering(void)
 {
 	return static_branch_unlikely(&mt_filter_key);
 }
 
-/* Whether the trace records a move of @why, MT_WHY(cause, reason). */
-static __always_inline bool mt_trace_selects(unsigned int why)
+/*
+ * Whether the trace records @p's move of @why, MT_WHY(cause, reason).
+ * A de_thread() may change the pid of a task that moves: read it once.
+ */
+static __always_inline bool mt_trace_selects(struct task_struct *p,
+					     unsigned int why)
 {
-	return mt_filter_match(&mt_trace_filter, why);
+	return mt_filter_match(&mt_trace_filter, why) &&
+	       (!mt_pid_bits || mt_pids_match(mt_pid_bits, READ_ONCE(p->pid)));
 }
 
 extern unsigned long mt_buf_size_kb;	/* the size asked for */
@@ -67,6 +79,8 @@ int mt_start_locked(bool allow_restart);
 void mt_stop_locked(void);
 int mt_reset_locked(void);
 void mt_trace_set_filter_locked(const struct mt_filter *f);
+int mt_trace_set_pids_locked(const struct mt_pids *p);
+void mt_follow_fork(struct task_struct *p);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mt_take_task_list(u64 ts);
@@ -90,9 +104,13 @@ static inline bool mt_filtering(void)
 	return false;
 }
 
-static inline bool mt_trace_selects(unsigned int why)
+static inline bool mt_trace_selects(struct task_struct *p, unsigned int why)
 {
 	return true;
+}
+
+static inline void mt_follow_fork(struct task_struct *p)
+{
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)

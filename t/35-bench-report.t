@@ -19,7 +19,7 @@ sub report {
 	for my $r (0 .. 2) {
 		# The middle value of each triple is the median.
 		my @k = (0.5, 1, 3);
-		for my $e (grep { defined $v{$_} } qw(mt mtpipe mtflight mtreject mstat off ftrace empty)) {
+		for my $e (grep { defined $v{$_} } qw(mt mtpipe mtflight mtreject mtpid mstat off ftrace empty)) {
 			# (c) and (e) with a small, fixed noise of 0.1 ns.
 			my $f = $e =~ /^(off|empty)$/ ? 1 + ($r - 1) * 0.05 / $v{$e} : $k[$r];
 			printf $fh "event %s %d 1000\n", $e, $v{$e} * 1000 * $f;
@@ -77,6 +77,9 @@ like($out, qr/1000000 events, 0 dropped, 0 overwritten; target 0 lost PASS/, 'st
 like(report(%good, mtreject => 4.9), qr/\(a4\) hook, mt, a filter that rejects every move\s+4\.9\s+0\.049\s+<= 0\.05 PASS/,
      'reject-all filter row: PASS');
 like(report(%good, mtreject => 6), qr/\(a4\) [^\n]*0\.060\s+<= 0\.05 MISS/, 'reject-all filter over 0.05 x: MISS');
+# The row of a pid filter that selects the task: measured, no target.
+like(report(%good, mtpid => 17), qr/\(a5\) hook, mt, a pid filter that selects the task\s+17\.0\s+0\.170\n/,
+     'pid filter row: median, ratio, no verdict');
 like($out, qr/trace_pipe 2000 ns\/event, tracing\/trace_pipe 6000 ns\/event/, 'stream: reader ns per event');
 like($out, qr/<= 0\.5 x ftrace's reader: 0\.33 x PASS/, 'stream: reader CPU ratio: PASS');
 $out = report(%good, mtpipe => 25, mtflight => 21,

@@ -25,6 +25,7 @@ quiet() {
 	reader=
 	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
 	echo all >$MT/filter
+	[ -e $MT/set_event_pid ] && echo >$MT/set_event_pid
 	echo 0 >$MS/enable; echo 0 >$MS/reset
 	echo 0 >$EV; echo 0 >$EVR; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
@@ -44,6 +45,9 @@ setup() {
 		echo "start mt" >$MT/bench ;;
 	# A filter that leaves every move out.
 	mtreject) echo 0 >$MT/filter; echo "start mt" >$MT/bench ;;
+	# A pid filter that selects the moving task, this shell (the hook
+	# moves the writer of the bench file): the filtered path, recording.
+	mtpid) echo $$ >$MT/set_event_pid; echo "start mt" >$MT/bench ;;
 	mstat) echo "start mstat" >$MT/bench ;;
 	both) echo "start both" >$MT/bench ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
@@ -104,7 +108,7 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mtreject mstat off ftrace evftrace clock empty; do
+	for v in mt mtpipe mtflight mtreject mtpid mstat off ftrace evftrace clock empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;

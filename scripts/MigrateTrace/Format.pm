@@ -10,7 +10,9 @@
 # keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
 # cause_name and cause_num, loc_kind, reason_name and reason_num, topo,
 # lost_hdr, cpu_lost, rec_filter (the '# filter' line, see
-# parse_filter()) and prev (the last timestamp read).  Errors go to BAD,
+# parse_filter()), pid_filter and event_fork (the '# pid_filter' and
+# '# event_fork' lines, see pid_filter_text()) and prev (the last
+# timestamp read).  Errors go to BAD,
 # the reader's sub that names the file and line and dies.
 
 package MigrateTrace::Format;
@@ -22,7 +24,7 @@ use Exporter qw(import);
 
 our @EXPORT_OK = qw(MAX_CPUS new_header header_line header_done check_cpu check_migration
 		    event_of naming_kind read_file lost_counts parse_filter selected cause_recorded
-		    filter_text);
+		    filter_text pid_filter_text);
 
 my $P = $0 =~ s@.*/@@gr;
 
@@ -52,7 +54,7 @@ sub new_header {
 # cpu_lost may stand once per number (cause and loc share theirs) and per
 # name.  A repeated one is refused: readers would disagree on which wins.
 my %once = map { $_ => 1 } qw(version nr_cpus ts_field overwrite buffer_size_kb buffer_used
-			      dropped overwritten task_list_truncated filter);
+			      dropped overwritten task_list_truncated filter pid_filter event_fork);
 
 sub once {
 	my ($h, $key, $why, $bad) = @_;
@@ -120,6 +122,14 @@ sub header_line {
 		$bad->("a '# filter' line without a word (0 selects nothing)") unless @w > 2;
 		$h->{filter_words} = [@w[2 .. $#w]];
 		$h->{filter_line} = $.;		# for header_done()'s errors
+	} elsif ($tag eq 'pid_filter') {
+		# The pids set_event_pid selected (below PID_MAX_LIMIT, 2^22).
+		$bad->("bad pid_filter line: pids in decimal, at least one")
+			unless @w > 2 && !grep { !/^\d{1,7}$/ } @w[2 .. $#w];
+		$h->{pid_filter} = [map { $_ + 0 } @w[2 .. $#w]];
+	} elsif ($tag eq 'event_fork') {
+		$bad->("bad event_fork line") unless @w == 3 && $w[2] =~ /^[01]$/;
+		$h->{event_fork} = $w[2] + 0;
 	}
 }
 
@@ -184,6 +194,17 @@ sub filter_text {
 	return 'nothing was recorded (filter 0): every move is absent, not zero' if "@w" eq '0';
 	return 'only ' . join(', ', @w) . (@w == 1 ? ' was' : ' were') .
 		' recorded; the rest is absent, not zero';
+}
+
+# What the trace's pid filter (H's pid_filter and event_fork) recorded,
+# in words; undef if it recorded every task.  The pids are numbers: a
+# pid that exited and was reused selected the new task too.
+sub pid_filter_text {
+	my ($h) = @_;
+	my $p = $h->{pid_filter} or return undef;
+	return 'only the moves of pid' . (@$p == 1 ? ' ' : 's ') . join(', ', @$p) .
+		($h->{event_fork} ? ' and of the tasks they forked while tracing' : '') .
+		' were recorded; the other tasks\' are absent, not zero';
 }
 
 # After the header, before the first event: the CPU numbers allowed.

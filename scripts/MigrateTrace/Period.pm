@@ -94,6 +94,8 @@ sub period_header {
 	# recorded read 0.00, which a reader of the series can tell from it
 	# (MigrateTrace::Format's parse_filter()); stat readers skip the tag.
 	print "# filter @{$tr->{rec_filter}{words}}\n" if $tr->{rec_filter};
+	print "# pid_filter @{$tr->{pid_filter}}\n" if $tr->{pid_filter};
+	print "# event_fork 1\n" if $tr->{pid_filter} && $tr->{event_fork};
 	printf("# field %d %s\n", $_ + 2, $fields->[$_]) for 0 .. $#$fields;
 	if (%{$tr->{start_clock}} && defined $tr->{win_start}) {
 		my ($sec, $ns) = wall_of($tr, $tr->{win_start}, undef);	# when period 0 began

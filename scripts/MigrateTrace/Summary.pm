@@ -11,7 +11,7 @@ package MigrateTrace::Summary;
 use strict;
 use warnings;
 use Exporter qw(import);
-use MigrateTrace::Format qw(lost_counts cause_recorded filter_text);
+use MigrateTrace::Format qw(lost_counts cause_recorded filter_text pid_filter_text);
 
 our @EXPORT_OK = qw(duration rate sum_by print_stats print_summary_pid print_consistency);
 
@@ -71,6 +71,7 @@ sub print_stats {
 	# The kernel's filter: the moves it left out are not in the counts.
 	my $rf = $tr->{rec_filter};
 	print 'filter: ', filter_text($rf), "\n" if $rf;
+	print 'pid_filter: ', pid_filter_text($tr), "\n" if $tr->{pid_filter};
 	printf("\n%-32s %10s %12s\n", 'cause', 'count', 'rate/sec');
 	my $by_cause = sum_by($tr, sub { $cause_name->{$c_cause->[$k_combo->[$_[0]]]} });
 	for my $c ($tr->cause_order()) {
