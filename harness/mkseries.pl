@@ -193,8 +193,10 @@ sub cut_to_part1 {
 			or die "$P: $file: no two hooks that log or count\n";
 		$text =~ s/^ \* Fires sched_migrate_reason first if it is enabled\.\n/ * Fires sched_migrate_reason if it is enabled.\n/mg;
 		# A new task: only a stale deferral of its pid to drop.
-		$text =~ s{^ \* Logs \@p's name, and drops a deferral noted for an earlier task of its\n \* pid\.  The barrier pairs with a starting trace's walk of the task list,\n \* so that the task is named by one or the other\.\n}{ * Drops a deferral noted for an earlier task of its pid.\n}m
+		$text =~ s{^ \* Logs \@p's name, and drops a deferral noted for an earlier task of its\n \* pid\.  The barrier pairs with a starting trace's walk of the task list,\n \* so that the task is named by one or the other\.(?:  A trace that follows\n \* forks selects \@p if its parent \(current\) is selected\.)?\n}{ * Drops a deferral noted for an earlier task of its pid.\n}m
 			or die "$P: $file: no __mt_copy_process() text\n";
+		$text =~ s{^\t/\* Selected before its first move, which is wake_up_new_task\(\)'s\. \*/\n\tif \(mt_filtering\(\)\)\n\t\tmt_follow_fork\(p\);\n}{}m
+			or die "$P: $file: no fork following\n";
 		$text =~ s{^\t/\*\n\t \* \@p is linked into the task list.*?\tsmp_mb\(\);\n}{}ms
 			or die "$P: $file: no barrier in __mt_copy_process()\n";
 		$text =~ s/^\tmt_log_comm\(MT_EV_COPY_PROCESS, p\);\n//m
