@@ -34,7 +34,8 @@
  * buffer already filled up; tasks created while it was stopped have no
  * name in it.  Starting a running trace and stopping a stopped one
  * succeed and change nothing.  The first start after a reset allocates
- * the buffers.
+ * the buffers, unless buffer_size_kb was written since (which allocates
+ * them then, so that the start is light).
  *
  * Context: Process context; may sleep.
  * Return: 0 on success, -EBUSY if a trace ran since the reset (and
@@ -201,6 +202,34 @@ static const struct file_operations mt_overwrite_fops = {
 	.llseek	= default_llseek,
 };
 
+/**
+ * mt_trace_set_size() - set the buffers' size and allocate them
+ * @size_kb: each online CPU's buffer in KiB, in range
+ *
+ * After a reset, before the first start: the start then allocates
+ * nothing (see mt_trace_resize_locked()).  A dump on oops still reading
+ * the buffers is waited for without mt_mutex, as by mt_trace_reset().
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EBUSY once a trace started since the reset, while the
+ * trace is read, or while a dump reads the buffers; -ENOMEM if the
+ * buffers cannot be allocated or would take more than 7/8 of the
+ * available memory.  On failure the size and the buffers stay as they
+ * were.
+ */
+VISIBLE_IF_KUNIT int mt_trace_set_size(unsigned long size_kb)
+{
+	int ret;
+
+	mt_dump_wait();
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		ret = mt_trace_resize_locked(size_kb);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
+
 static ssize_t mt_size_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
@@ -218,11 +247,7 @@ static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
-	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
-	if (!ret)
-		WRITE_ONCE(mt_buf_size_kb, val);
-	mutex_unlock(&mt_mutex);
+	ret = mt_trace_set_size(val);
 	return ret ? ret : count;
 }
 

@@ -163,6 +163,11 @@ static void mt_ring_reset_one(struct mt_ring *r, char *data)
 	memset(&r->rd, 0, sizeof(r->rd));
 	r->overtaken = 0;
 	r->drop_reported = false;
+	/*
+	 * No start clock until a start takes one: buffers that a write of
+	 * buffer_size_kb allocated show no clock line of the trace before.
+	 */
+	r->start.ts = 0;
 }
 
 /* Empty every CPU's ring. */
@@ -238,20 +243,23 @@ unsigned int mt_ring_nr_buffers(void)
  *
  * Each buffer is on its CPU's node, in chunks of at most 4 KiB and at
  * least two of them; a CPU that comes online later gets its buffer from
- * mt_ring_cpu_prepare().
+ * mt_ring_cpu_prepare().  The new buffers are allocated while the old
+ * ones (if any) are still held, and replace them only once all are
+ * there: so that a failure leaves the rings as they were.
  *
  * Context: no trace runs and nobody reads; takes cpus_read_lock(), which
  * the caller must not hold.
  * Return: 0, -EINVAL if @size_kb is too small for two chunks, or -ENOMEM
- * if the memory is not there or the buffers would take more than
+ * if the memory is not there or the new buffers would take more than
  * mt_ring_fits_memory() allows (the latter with a message).  On failure
- * no CPU has a buffer: those of before are freed.
+ * the buffers of before, and their geometry, stay.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {
 	unsigned long size = size_kb * 1024;
 	unsigned long long total;
 	unsigned int chunk;
+	char **data;
 	int cpu, ret = 0;
 
 	chunk = min_t(unsigned long, MT_MAX_CHUNK_SIZE,
@@ -259,8 +267,10 @@ int mt_ring_alloc(unsigned long size_kb)
 	if (chunk < MT_CHUNK_HDR + sizeof(struct mt_rec_comm) +
 		    sizeof(struct mt_rec_time))
 		return -EINVAL;
+	data = kcalloc(nr_cpu_ids, sizeof(*data), MT_GFP);
+	if (!data)
+		return -ENOMEM;
 	cpus_read_lock();
-	mt_ring_free_cpus();
 	total = (unsigned long long)(size / chunk * chunk) * num_online_cpus();
 	if (!mt_ring_fits_memory(total)) {
 		pr_warn_ratelimited("buffers of %lu KiB for %u online CPUs (%llu MiB) exceed 7/8 of the available memory (%lu MiB): refused\n",
@@ -270,15 +280,18 @@ int mt_ring_alloc(unsigned long size_kb)
 		goto out;
 	}
 	for_each_online_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
-
-		r->data = kvzalloc_node(size / chunk * chunk, MT_GFP,
-					cpu_to_node(cpu));
-		if (!r->data) {
-			mt_ring_free_cpus();
+		data[cpu] = kvzalloc_node(size / chunk * chunk, MT_GFP,
+					  cpu_to_node(cpu));
+		if (!data[cpu]) {
 			ret = -ENOMEM;
 			goto out;
 		}
+	}
+	/* All there: the old buffers go, the new ones take their place. */
+	mt_ring_free_cpus();
+	for_each_online_cpu(cpu) {
+		per_cpu_ptr(&mt_rings, cpu)->data = data[cpu];
+		data[cpu] = NULL;
 	}
 	mt_chunk_size = chunk;
 	mt_ring_reset_cpus();
@@ -289,6 +302,10 @@ int mt_ring_alloc(unsigned long size_kb)
 	smp_store_release(&mt_nr_chunks, size / chunk);
 out:
 	cpus_read_unlock();
+	/* What a failure left allocated; NULL for every CPU on success. */
+	for_each_possible_cpu(cpu)
+		kvfree(data[cpu]);
+	kfree(data);
 	return ret;
 }
 

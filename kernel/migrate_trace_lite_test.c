@@ -449,6 +449,107 @@ static void mt_test_start_too_big(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/* Mark the last byte of each online CPU's buffer: a new buffer is zeroed. */
+static void mt_test_mark_buffers(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(&mt_rings, cpu)->data[mt_nr_chunks * mt_chunk_size - 1] = 0x5a;
+}
+
+/* The online CPUs whose buffer lost its mark: reallocated (or gone). */
+static unsigned int mt_test_unmarked_buffers(void)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+
+		n += !r->data || r->data[mt_nr_chunks * mt_chunk_size - 1] != 0x5a;
+	}
+	return n;
+}
+
+/*
+ * A write of buffer_size_kb allocates the buffers at once, for each
+ * online CPU; the same size again keeps them; the start allocates
+ * nothing more, and once it ran the size is fixed until the reset,
+ * which frees them.  64 KiB: 16 chunks, so that the trace's own records
+ * do not reach the last byte.
+ */
+static void mt_test_size_write_allocates(struct kunit *test)
+{
+	unsigned long long bytes = (unsigned long long)num_online_cpus() * 64 * 1024;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_FALSE(test, mt_ring_allocated());
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
+	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	mt_test_mark_buffers();
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
+
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
+	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
+			    "the start allocated buffers again");
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+
+	/* Another size after a reset: new buffers, of that size. */
+	mt_test_reset(test);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
+	mt_test_mark_buffers();
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes / 4);
+	KUNIT_EXPECT_EQ(test, mt_nr_chunks, 4);
+	mt_test_reset(test);
+}
+
+/*
+ * A write of buffer_size_kb that the memory refuses (more than 7/8 of
+ * what is available) fails with -ENOMEM and changes nothing: the buffers
+ * allocated before, their size and their memory stay, and the start then
+ * uses them; with none allocated, none are.
+ */
+static void mt_test_size_write_refused(struct kunit *test)
+{
+	unsigned long long bytes = (unsigned long long)num_online_cpus() * 16 * 1024;
+	unsigned long size = READ_ONCE(mt_buf_size_kb);
+
+	if ((u64)num_online_cpus() << 30 <= (u64)si_mem_available() << PAGE_SHIFT)
+		kunit_skip(test, "1 GiB per online CPU fits in this machine");
+	mt_test_reset(test);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), size);
+
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	mt_test_mark_buffers();
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 16);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
+			    "the refused write changed the buffers");
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	mt_test_reset(test);
+}
+
 static void mt_test_mark_here(void *unused)
 {
 	mt_trace_mark(0xfeedUL);
@@ -723,6 +824,8 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),
 	KUNIT_CASE(mt_test_start_too_big),
+	KUNIT_CASE(mt_test_size_write_allocates),
+	KUNIT_CASE(mt_test_size_write_refused),
 	KUNIT_CASE(mt_test_cpu_without_buffer),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),

@@ -66,6 +66,7 @@ bool mt_trace_started(void);
 int mt_start_locked(bool allow_restart);
 void mt_stop_locked(void);
 int mt_reset_locked(void);
+int mt_trace_resize_locked(unsigned long size_kb);
 void mt_trace_set_filter_locked(const struct mt_filter *f);
 
 #if IS_ENABLED(CONFIG_KUNIT)
