@@ -9,7 +9,10 @@
  * overwrite off only if the consuming reader has released that chunk,
  * else the record is dropped and the trace stops, as the 1.x facility
  * did; with overwrite on (the flight recorder) it recycles the oldest
- * chunk whatever its state.
+ * chunk whatever its state.  The flag may change while the trace runs:
+ * the writer reads it once per chunk switch, and what each switch did
+ * stays in the ring (the chunks' seqs against the reader's place), which
+ * is what the readers and the counts of overwritten records go by.
  *
  * Snapshot readers (the trace file, the panic dump) read while the writers
  * are stopped.  A consuming reader reads while they run: it
@@ -368,7 +371,10 @@ void mt_ring_reset(void)
 	cpus_read_unlock();
 }
 
-/* Move the writer to its next chunk; false if that chunk is not free. */
+/*
+ * Move the writer to its next chunk; false if that chunk is not free.
+ * The overwrite flag is read once, here: it may change at any time.
+ */
 static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
 {
 	unsigned long next = r->write_seq + 1, read;
@@ -641,8 +647,11 @@ u64 mt_ring_overwritten(int cpu)
 
 	if (!mt_ring_allocated() || !mt_ring_has_data(r))
 		return 0;
-	if (READ_ONCE(mt_overwrite) && mt_ring_first_kept(r, &first) &&
-	    first > r->rd.entry)
+	/*
+	 * By the ring, not the flag: chunks recycled while overwrite was
+	 * on stay counted after it is switched off.
+	 */
+	if (mt_ring_first_kept(r, &first) && first > r->rd.entry)
 		return r->overtaken + (first - r->rd.entry);
 	return r->overtaken;
 }
