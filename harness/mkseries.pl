@@ -405,11 +405,13 @@ A migration takes 16 bytes (a 32-bit time delta from the record before
 it).  Each CPU's records are in time order whatever its clock does: a
 record whose clock stepped back keeps the time of the one before it,
 and is counted in the header's clamped.
-The buffers are allocated by the first start, on each CPU's node, and
-freed by a reset; buffer_size_kb sets their size.  Without overwrite, a
-full buffer stops the trace, counting what it drops; with overwrite the
-buffers are a flight recorder that recycles its oldest chunks and counts
-what they held.  After the stop, the trace file is a snapshot of every
+The buffers are allocated by a write of buffer_size_kb (so that the
+start is light), or else by the first start, on each CPU's node, and
+freed by a reset.  Without overwrite, a full buffer stops the trace,
+counting what it drops; with overwrite the buffers are a flight
+recorder that recycles its oldest chunks and counts what they held.
+Overwrite may change while the trace runs: each chunk switch does as it
+says then, and the counts go by the ring, not the flag.  After the stop, the trace file is a snapshot of every
 CPU's ring merged by time with a min-heap.
 
 The clock is local_clock(); the header names it and gives its offset

@@ -35,7 +35,8 @@
  * buffer already filled up; tasks created while it was stopped have no
  * name in it.  Starting a running trace and stopping a stopped one
  * succeed and change nothing.  The first start after a reset allocates
- * the buffers.
+ * the buffers, unless buffer_size_kb was written since (which allocates
+ * them then, so that the start is light).
  *
  * Context: Process context; may sleep.
  * Return: 0 on success, -EBUSY if a trace ran since the reset (and
@@ -164,10 +165,10 @@ static const struct file_operations mt_reset_fops = {
 };
 
 /*
- * Settings of a trace (overwrite, buffer_size_kb, filter, set_event_pid,
- * event_fork) change only while
- * the buffers are empty: after a reset, before the first start.  So a
- * trace has one filter, which its header states.
+ * Settings of a trace (buffer_size_kb, filter, set_event_pid,
+ * event_fork) change only while the buffers are empty: after a reset,
+ * before the first start.  So a trace has one filter, which its header
+ * states.  Overwrite is not one of them: see mt_trace_set_overwrite().
  */
 static int mt_settable_locked(void)
 {
@@ -180,6 +181,33 @@ static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
 	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_overwrite));
 }
 
+/**
+ * mt_trace_set_overwrite() - switch the flight recorder on or off
+ * @on: recycle the oldest chunk of a full ring (true), or stop the trace
+ *
+ * At any time, also while a trace runs or is read.  Each writer reads the
+ * flag once as it moves to its next chunk, and does as it says then: with
+ * it off, it takes the chunk only if the consuming reader released it,
+ * else it drops the record and the trace stops; with it on, it recycles
+ * the chunk.  The readers and the counts go by what the ring holds (the
+ * chunks' seqs, the reader's place), not by the flag, so each record is
+ * counted once: logged, then read, overwritten or left in the ring; or
+ * dropped.  Switched off while a full flight recorder runs with no reader
+ * keeping up, the trace stops at its next chunk switch, keeping the
+ * newest records of before.
+ *
+ * Context: process context; takes mt_mutex.
+ * Return: 0.
+ */
+VISIBLE_IF_KUNIT int mt_trace_set_overwrite(bool on)
+{
+	/* The lock only orders it with the other control files. */
+	mutex_lock(&mt_mutex);
+	WRITE_ONCE(mt_overwrite, on);
+	mutex_unlock(&mt_mutex);
+	return 0;
+}
+
 static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
@@ -187,13 +215,8 @@ static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
 	int ret;
 
 	ret = mt_parse_enable(ubuf, count, &on);
-	if (ret)
-		return ret;
-	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
 	if (!ret)
-		WRITE_ONCE(mt_overwrite, on);
-	mutex_unlock(&mt_mutex);
+		ret = mt_trace_set_overwrite(on);
 	return ret ? ret : count;
 }
 
@@ -202,6 +225,34 @@ static const struct file_operations mt_overwrite_fops = {
 	.write	= mt_overwrite_write,
 	.llseek	= default_llseek,
 };
+
+/**
+ * mt_trace_set_size() - set the buffers' size and allocate them
+ * @size_kb: each online CPU's buffer in KiB, in range
+ *
+ * After a reset, before the first start: the start then allocates
+ * nothing (see mt_trace_resize_locked()).  A dump on oops still reading
+ * the buffers is waited for without mt_mutex, as by mt_trace_reset().
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EBUSY once a trace started since the reset, while the
+ * trace is read, or while a dump reads the buffers; -ENOMEM if the
+ * buffers cannot be allocated or would take more than 7/8 of the
+ * available memory.  On failure the size and the buffers stay as they
+ * were.
+ */
+VISIBLE_IF_KUNIT int mt_trace_set_size(unsigned long size_kb)
+{
+	int ret;
+
+	mt_dump_wait();
+	mutex_lock(&mt_mutex);
+	ret = mt_settable_locked();
+	if (!ret)
+		ret = mt_trace_resize_locked(size_kb);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
 
 static ssize_t mt_size_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
@@ -220,11 +271,7 @@ static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
-	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
-	if (!ret)
-		WRITE_ONCE(mt_buf_size_kb, val);
-	mutex_unlock(&mt_mutex);
+	ret = mt_trace_set_size(val);
 	return ret ? ret : count;
 }
 

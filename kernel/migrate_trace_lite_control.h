@@ -12,6 +12,8 @@
 void mt_control_init(struct dentry *dir);
 #if IS_ENABLED(CONFIG_KUNIT)
 int mt_trace_reset(void);
+int mt_trace_set_size(unsigned long size_kb);
+int mt_trace_set_overwrite(bool on);
 int mt_trace_filter_write(char *text, bool replace);
 int mt_trace_pids_write(char *text, bool replace);
 int mt_trace_event_fork_set(bool on);

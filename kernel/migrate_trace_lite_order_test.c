@@ -426,12 +426,131 @@ static void mt_test_pipe_lapped(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/* Records of one CPU, of pids no task has, and what a reader got of them. */
+struct mt_flip {
+	unsigned int n;		/* to write */
+	unsigned int kept;	/* the ring took */
+	u32 pid;		/* the next one's pid */
+	int cpu;
+	u64 lines;		/* of them trace_pipe handed out */
+	u64 lost;		/* in the CPU's lost lines */
+};
+
+#define MT_FLIP_PID	(PID_MAX_LIMIT + 1)
+
+/* On the CPU, interrupts off: @n records 1 ns apart from now on. */
+static void mt_flip_fill(void *info)
+{
+	struct mt_flip *f = info;
+	u64 ts = local_clock();
+	struct mt_rec_migrate *r;
+	unsigned int i;
+
+	f->kept = 0;
+	for (i = 0; i < f->n; i++) {
+		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i);
+		if (!r) {
+			mt_ring_drop(ts + i);
+			continue;
+		}
+		r->from = 0;
+		r->to = 1;
+		r->pid = f->pid++;
+		mt_ring_commit(r);
+		f->kept++;
+	}
+}
+
+/* Read trace_pipe as far as it goes: count the test's lines and lost lines. */
+static void mt_flip_read(struct kunit *test, struct mt_flip *f)
+{
+	const size_t size = SZ_1M;
+	char *buf = kvmalloc(size, GFP_KERNEL), *line, *p;
+	unsigned long long count;
+	unsigned int cpu, kind;
+	size_t len = 0, n;
+	u32 pid;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	f->lines = 0;
+	f->lost = 0;
+	while (len < size - 1 && (n = mt_test_pipe_read(buf + len, size - 1 - len)))
+		len += n;
+	buf[len] = '\0';
+	for (p = buf; (line = strsep(&p, "\n"));) {
+		if (sscanf(line, "0x%*x %u . . 0 %u %llu", &cpu, &kind, &count) == 3 &&
+		    cpu == f->cpu && kind == MT_EV_LOST)
+			f->lost += count;
+		else if (sscanf(line, "0x%*x %u 0 1 %u", &cpu, &pid) == 2 &&
+			 cpu == f->cpu && pid >= MT_FLIP_PID)
+			f->lines++;
+	}
+	kvfree(buf);
+}
+
+/*
+ * Overwrite switched off under a trace_pipe reader that the flight
+ * recorder overtook: the reader still catches up (it goes by the ring,
+ * not the flag), and gets every record as kept or lost, once.  Then,
+ * off, the ring takes what the reader released and drops the rest, in
+ * a lost line at the end.  The records are written while the trace is
+ * stopped, so that nothing else is logged meanwhile; a 16 KiB ring holds
+ * four chunks of P = 254.
+ */
+static void mt_test_pipe_overwrite_off(struct kunit *test)
+{
+	unsigned int p = (4096 - MT_CHUNK_HDR) / 16, room;
+	struct mt_flip f = { .n = 2000, .pid = MT_FLIP_PID };
+	u64 over0, drop0;
+	struct mt_ring *r;
+
+	f.cpu = cpumask_first(cpu_online_mask);
+	r = per_cpu_ptr(&mt_rings, f.cpu);
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_overwrite(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	/* The prologue and what the scheduler logged: the reader at the end. */
+	mt_flip_read(test, &f);
+	over0 = mt_ring_overwritten(f.cpu);
+	drop0 = mt_ring_dropped(f.cpu);
+	KUNIT_EXPECT_EQ(test, drop0, 0);
+
+	/* On: the writer laps the reader, recycling its chunk. */
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(f.cpu, mt_flip_fill, &f, 1), 0);
+	KUNIT_EXPECT_EQ(test, f.kept, f.n);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	mt_flip_read(test, &f);
+	KUNIT_EXPECT_EQ_MSG(test, f.lines + f.lost, f.n,
+			    "kept %llu + lost %llu: the reader did not catch up",
+			    f.lines, f.lost);
+	KUNIT_EXPECT_GT(test, f.lines, 0);
+	KUNIT_EXPECT_LE(test, f.lines, 4 * p);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(f.cpu) - over0, f.lost);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(f.cpu), drop0);
+
+	/* Off: the rest of the reader's chunk and the three it released. */
+	room = p - r->wtail / 16 + 3 * p;
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(f.cpu, mt_flip_fill, &f, 1), 0);
+	KUNIT_EXPECT_EQ(test, f.kept, room);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(f.cpu) - drop0, f.n - room);
+	mt_flip_read(test, &f);
+	KUNIT_EXPECT_EQ(test, f.lines, room);
+	KUNIT_EXPECT_EQ(test, f.lost, f.n - room);
+	kunit_release_action(test, mt_test_pipe_put, NULL);
+	mt_test_reset(test);
+}
+
 static struct kunit_case mt_order_test_cases[] = {
 	KUNIT_CASE(mt_test_stepped_clock),
 	KUNIT_CASE(mt_test_dump_newest),
 	KUNIT_CASE(mt_test_dump_shared_slot),
 	KUNIT_CASE(mt_test_reset_waits_unlocked),
 	KUNIT_CASE(mt_test_pipe_lapped),
+	KUNIT_CASE(mt_test_pipe_overwrite_off),
 	{}
 };
 

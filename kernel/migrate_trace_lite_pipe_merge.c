@@ -17,7 +17,10 @@
  * Records are copied out of their chunk and kept only if its seq did not
  * change meanwhile, as a seqcount reader does: the flight recorder may
  * recycle the chunk under the reader.  A reader it overtook gets a lost
- * line with the count it missed.
+ * line with the count it missed.  Whether it was overtaken is read from
+ * the ring, never from the overwrite flag: the flag may change while the
+ * trace runs, and what the writer did at each chunk switch stays in the
+ * chunks' seqs.
  */
 
 #include <linux/minmax.h>
@@ -103,6 +106,11 @@ VISIBLE_IF_KUNIT bool mt_pipe_catch_up(struct mt_pipe_cpu *pc,
 	r->overtaken += first - r->rd.entry;
 	r->rd = (struct mt_cursor){ .seq = oldest, .base = base, .entry = first };
 	pc->commit = 0;
+	/*
+	 * The chunks before are gone: a writer that overwrite off holds to
+	 * the reader's place (a flag switched since) waits for this one.
+	 */
+	smp_store_release(&r->read_seq, oldest);
 	return true;
 }
 
@@ -125,13 +133,17 @@ static bool mt_pipe_reload(struct mt_pipe_cpu *pc, struct mt_ring *r)
 		/* A writer stuck half way through a recycle: not now. */
 		if (tries > MT_PIPE_RETRIES)
 			return false;
-		if (READ_ONCE(mt_overwrite) && ws - rd->seq >= mt_nr_chunks) {
+		/*
+		 * Overtaken, or the chunk recycled under us: by the ring, not
+		 * by the overwrite flag, which may have changed since the
+		 * writer recycled (without overwrite, neither can happen).
+		 */
+		if (ws - rd->seq >= mt_nr_chunks) {
 			mt_pipe_catch_up(pc, r, ws);
 			continue;
 		}
 		if (READ_ONCE(c->seq) != rd->seq) {
-			/* Recycled under us; without overwrite, impossible. */
-			if (!READ_ONCE(mt_overwrite) || !mt_pipe_catch_up(pc, r, ws))
+			if (!mt_pipe_catch_up(pc, r, ws))
 				return false;
 			continue;
 		}
@@ -222,8 +234,9 @@ static bool mt_pipe_peek(struct mt_pipe_cpu *pc, struct mt_ring *r)
 
 static bool mt_pipe_tail_pending(struct mt_ring *r)
 {
-	return !READ_ONCE(mt_tracing) && !READ_ONCE(mt_overwrite) &&
-	       !r->drop_reported && local_read(&r->dropped);
+	/* Only a switch made with overwrite off drops (whatever it is now). */
+	return !READ_ONCE(mt_tracing) && !r->drop_reported &&
+	       local_read(&r->dropped);
 }
 
 /*

@@ -9,7 +9,10 @@
  * overwrite off only if the consuming reader has released that chunk,
  * else the record is dropped and the trace stops, as the 1.x facility
  * did; with overwrite on (the flight recorder) it recycles the oldest
- * chunk whatever its state.
+ * chunk whatever its state.  The flag may change while the trace runs:
+ * the writer reads it once per chunk switch, and what each switch did
+ * stays in the ring (the chunks' seqs against the reader's place), which
+ * is what the readers and the counts of overwritten records go by.
  *
  * Snapshot readers (the trace file, the panic dump) read while the writers
  * are stopped.  A consuming reader reads while they run: it
@@ -163,6 +166,11 @@ static void mt_ring_reset_one(struct mt_ring *r, char *data)
 	memset(&r->rd, 0, sizeof(r->rd));
 	r->overtaken = 0;
 	r->drop_reported = false;
+	/*
+	 * No start clock until a start takes one: buffers that a write of
+	 * buffer_size_kb allocated show no clock line of the trace before.
+	 */
+	r->start.ts = 0;
 }
 
 /* Empty every CPU's ring. */
@@ -238,20 +246,23 @@ unsigned int mt_ring_nr_buffers(void)
  *
  * Each buffer is on its CPU's node, in chunks of at most 4 KiB and at
  * least two of them; a CPU that comes online later gets its buffer from
- * mt_ring_cpu_prepare().
+ * mt_ring_cpu_prepare().  The new buffers are allocated while the old
+ * ones (if any) are still held, and replace them only once all are
+ * there: so that a failure leaves the rings as they were.
  *
  * Context: no trace runs and nobody reads; takes cpus_read_lock(), which
  * the caller must not hold.
  * Return: 0, -EINVAL if @size_kb is too small for two chunks, or -ENOMEM
- * if the memory is not there or the buffers would take more than
+ * if the memory is not there or the new buffers would take more than
  * mt_ring_fits_memory() allows (the latter with a message).  On failure
- * no CPU has a buffer: those of before are freed.
+ * the buffers of before, and their geometry, stay.
  */
 int mt_ring_alloc(unsigned long size_kb)
 {
 	unsigned long size = size_kb * 1024;
 	unsigned long long total;
 	unsigned int chunk;
+	char **data;
 	int cpu, ret = 0;
 
 	chunk = min_t(unsigned long, MT_MAX_CHUNK_SIZE,
@@ -259,8 +270,10 @@ int mt_ring_alloc(unsigned long size_kb)
 	if (chunk < MT_CHUNK_HDR + sizeof(struct mt_rec_comm) +
 		    sizeof(struct mt_rec_time))
 		return -EINVAL;
+	data = kcalloc(nr_cpu_ids, sizeof(*data), MT_GFP);
+	if (!data)
+		return -ENOMEM;
 	cpus_read_lock();
-	mt_ring_free_cpus();
 	total = (unsigned long long)(size / chunk * chunk) * num_online_cpus();
 	if (!mt_ring_fits_memory(total)) {
 		pr_warn_ratelimited("buffers of %lu KiB for %u online CPUs (%llu MiB) exceed 7/8 of the available memory (%lu MiB): refused\n",
@@ -270,15 +283,18 @@ int mt_ring_alloc(unsigned long size_kb)
 		goto out;
 	}
 	for_each_online_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
-
-		r->data = kvzalloc_node(size / chunk * chunk, MT_GFP,
-					cpu_to_node(cpu));
-		if (!r->data) {
-			mt_ring_free_cpus();
+		data[cpu] = kvzalloc_node(size / chunk * chunk, MT_GFP,
+					  cpu_to_node(cpu));
+		if (!data[cpu]) {
 			ret = -ENOMEM;
 			goto out;
 		}
+	}
+	/* All there: the old buffers go, the new ones take their place. */
+	mt_ring_free_cpus();
+	for_each_online_cpu(cpu) {
+		per_cpu_ptr(&mt_rings, cpu)->data = data[cpu];
+		data[cpu] = NULL;
 	}
 	mt_chunk_size = chunk;
 	mt_ring_reset_cpus();
@@ -289,6 +305,10 @@ int mt_ring_alloc(unsigned long size_kb)
 	smp_store_release(&mt_nr_chunks, size / chunk);
 out:
 	cpus_read_unlock();
+	/* What a failure left allocated; NULL for every CPU on success. */
+	for_each_possible_cpu(cpu)
+		kvfree(data[cpu]);
+	kfree(data);
 	return ret;
 }
 
@@ -351,7 +371,10 @@ void mt_ring_reset(void)
 	cpus_read_unlock();
 }
 
-/* Move the writer to its next chunk; false if that chunk is not free. */
+/*
+ * Move the writer to its next chunk; false if that chunk is not free.
+ * The overwrite flag is read once, here: it may change at any time.
+ */
 static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
 {
 	unsigned long next = r->write_seq + 1, read;
@@ -624,8 +647,11 @@ u64 mt_ring_overwritten(int cpu)
 
 	if (!mt_ring_allocated() || !mt_ring_has_data(r))
 		return 0;
-	if (READ_ONCE(mt_overwrite) && mt_ring_first_kept(r, &first) &&
-	    first > r->rd.entry)
+	/*
+	 * By the ring, not the flag: chunks recycled while overwrite was
+	 * on stay counted after it is switched off.
+	 */
+	if (mt_ring_first_kept(r, &first) && first > r->rd.entry)
 		return r->overtaken + (first - r->rd.entry);
 	return r->overtaken;
 }

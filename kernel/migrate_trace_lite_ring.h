@@ -174,7 +174,8 @@ static inline bool mt_ring_has_data(struct mt_ring *r)
 /* Geometry, set when the buffers are allocated (under mt_mutex). */
 extern unsigned int mt_chunk_size;	/* bytes, a power of 2 */
 extern unsigned int mt_nr_chunks;	/* per CPU, at least 2 */
-extern bool mt_overwrite;		/* flight recorder: recycle chunks */
+/* Flight recorder: recycle chunks.  Any time; read once per chunk switch. */
+extern bool mt_overwrite;
 
 static inline struct mt_chunk *mt_chunk_of(struct mt_ring *r, unsigned long seq)
 {

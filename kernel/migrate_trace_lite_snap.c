@@ -61,9 +61,12 @@ static void mt_snap_head(struct mt_snap_cpu *sc, struct mt_ring *r)
 		sc->state = MT_SNAP_TAIL;
 		fallthrough;
 	case MT_SNAP_TAIL:
-		/* Unless a consuming reader handed out that lost line already. */
-		if (!READ_ONCE(mt_overwrite) && local_read(&r->dropped) &&
-		    !r->drop_reported) {
+		/*
+		 * Unless a consuming reader handed out that lost line already.
+		 * Records are dropped only by a switch made with overwrite off,
+		 * whatever the flag says now.
+		 */
+		if (local_read(&r->dropped) && !r->drop_reported) {
 			sc->ts = r->drop_ts;
 			return;
 		}

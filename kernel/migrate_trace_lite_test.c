@@ -449,6 +449,195 @@ static void mt_test_start_too_big(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/* Mark the last byte of each online CPU's buffer: a new buffer is zeroed. */
+static void mt_test_mark_buffers(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(&mt_rings, cpu)->data[mt_nr_chunks * mt_chunk_size - 1] = 0x5a;
+}
+
+/* The online CPUs whose buffer lost its mark: reallocated (or gone). */
+static unsigned int mt_test_unmarked_buffers(void)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+
+		n += !r->data || r->data[mt_nr_chunks * mt_chunk_size - 1] != 0x5a;
+	}
+	return n;
+}
+
+/*
+ * A write of buffer_size_kb allocates the buffers at once, for each
+ * online CPU; the same size again keeps them; the start allocates
+ * nothing more, and once it ran the size is fixed until the reset,
+ * which frees them.  64 KiB: 16 chunks, so that the trace's own records
+ * do not reach the last byte.
+ */
+static void mt_test_size_write_allocates(struct kunit *test)
+{
+	unsigned long long bytes = (unsigned long long)num_online_cpus() * 64 * 1024;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_FALSE(test, mt_ring_allocated());
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
+	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	mt_test_mark_buffers();
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
+
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_trace_running());
+	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
+			    "the start allocated buffers again");
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+
+	/* Another size after a reset: new buffers, of that size. */
+	mt_test_reset(test);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
+	mt_test_mark_buffers();
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes / 4);
+	KUNIT_EXPECT_EQ(test, mt_nr_chunks, 4);
+	mt_test_reset(test);
+}
+
+/*
+ * A write of buffer_size_kb that the memory refuses (more than 7/8 of
+ * what is available) fails with -ENOMEM and changes nothing: the buffers
+ * allocated before, their size and their memory stay, and the start then
+ * uses them; with none allocated, none are.
+ */
+static void mt_test_size_write_refused(struct kunit *test)
+{
+	unsigned long long bytes = (unsigned long long)num_online_cpus() * 16 * 1024;
+	unsigned long size = READ_ONCE(mt_buf_size_kb);
+
+	if ((u64)num_online_cpus() << 30 <= (u64)si_mem_available() << PAGE_SHIFT)
+		kunit_skip(test, "1 GiB per online CPU fits in this machine");
+	mt_test_reset(test);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), size);
+
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	mt_test_mark_buffers();
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 16);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
+			    "the refused write changed the buffers");
+	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	mt_test_reset(test);
+}
+
+/* Write @n records on this CPU from pid *@pid on; count those refused. */
+static unsigned int mt_test_fill_count(unsigned int n, u32 *pid)
+{
+	struct mt_rec_migrate *r;
+	unsigned int i, kept = 0;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		u64 ts = 1000 + *pid * 10ULL;
+
+		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts);
+		if (!r) {
+			mt_ring_drop(ts);
+			continue;
+		}
+		r->from = 0;
+		r->to = 1;
+		r->pid = (*pid)++;
+		mt_ring_commit(r);
+		kept++;
+	}
+	local_irq_restore(flags);
+	return kept;
+}
+
+/*
+ * Overwrite switched while a ring fills: each chunk switch does as the
+ * flag says then, and the counts stay exact.  A 16 KiB ring is four
+ * chunks of P = 254 migrations.  Off: 3.5 P, all kept.  On: 3 P more,
+ * the switches to chunks 4, 5 and 6 recycle chunks 0, 1 and 2 (3 P
+ * overwritten).  Off again: the half of chunk 6 left is filled, then the
+ * switch to chunk 7 finds chunk 3 not read: the rest is dropped.  Logged
+ * = kept + overwritten, and the header says so.
+ */
+static void mt_test_overwrite_switched(struct kunit *test)
+{
+	unsigned int p = (4096 - MT_CHUNK_HDR) / 16, n;
+	u64 first_entry, last_ts;
+	char *header, want[64];
+	struct seq_buf sb;
+	u32 pid = 0, first;
+	bool ordered;
+	int cpu;
+
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
+	KUNIT_ASSERT_EQ(test, mt_nr_chunks, 4);
+	header = kunit_kzalloc(test, mt_header_max(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, header);
+	/* Kept on this CPU, yet preemptible: a failed expectation allocates. */
+	migrate_disable();
+	cpu = smp_processor_id();
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_fill_count(3 * p + p / 2, &pid), 3 * p + p / 2);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 0);
+
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(true), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_fill_count(3 * p, &pid), 3 * p);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 3 * p);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
+
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	KUNIT_EXPECT_EQ(test, mt_test_fill_count(p, &pid), p - p / 2);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), p / 2);
+	KUNIT_EXPECT_EQ_MSG(test, mt_ring_overwritten(cpu), 3 * p,
+			    "what was overwritten while the flag was on is counted");
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(cpu), 7 * p);
+
+	n = mt_test_read(&first, &first_entry, &ordered, &last_ts);
+	KUNIT_EXPECT_EQ(test, n, 4 * p);
+	KUNIT_EXPECT_EQ(test, first, 3 * p);
+	KUNIT_EXPECT_EQ(test, first_entry, 3 * p);
+	KUNIT_EXPECT_TRUE(test, ordered);
+	KUNIT_EXPECT_EQ(test, n + mt_ring_overwritten(cpu), mt_ring_entries(cpu));
+	migrate_enable();
+
+	seq_buf_init(&sb, header, mt_header_max());
+	mt_show_header(&sb, false);
+	snprintf(want, sizeof(want), "# dropped %u\n# overwritten %u\n", p / 2, 3 * p);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
+				  "no \"%s\" in the header", want);
+	snprintf(want, sizeof(want), "# cpu_lost %d %u %u\n", cpu, p / 2, 3 * p);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
+				  "no \"%s\" in the header", want);
+	mt_ring_free();
+}
+
 static void mt_test_mark_here(void *unused)
 {
 	mt_trace_mark(0xfeedUL);
@@ -723,6 +912,9 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_time_records),
 	KUNIT_CASE(mt_test_merge_order),
 	KUNIT_CASE(mt_test_start_too_big),
+	KUNIT_CASE(mt_test_size_write_allocates),
+	KUNIT_CASE(mt_test_size_write_refused),
+	KUNIT_CASE(mt_test_overwrite_switched),
 	KUNIT_CASE(mt_test_cpu_without_buffer),
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_CASE(mt_test_stat_periods),

@@ -5,8 +5,9 @@
  * migration_trace/.  The buffers are in migrate_trace_lite_ring.c; the
  * readers have files of their own.
  *
- * Buffers are allocated when a trace first starts, not at boot, and
- * freed by a reset: nothing is pinned while the trace is unused.  Whoever
+ * Buffers are allocated when buffer_size_kb is written, or else when a
+ * trace first starts, not at boot, and freed by a reset: nothing is
+ * pinned while the trace is unused.  Whoever
  * needs the writers quiet (dump, reset) clears mt_tracing (and the dump
  * mt_naming, set while a start walks the tasks) and calls
  * synchronize_rcu(): writers run with interrupts disabled, which makes
@@ -447,30 +448,73 @@ static int mt_free_locked(void)
 	return 0;
 }
 
-/* Buffers and the name cache, allocated on the first start. */
-static int mt_alloc_locked(void)
+/* The name cache, if not there yet. */
+static int mt_alloc_names_locked(void)
 {
 	unsigned int i;
-	int ret;
 
-	if (mt_ring_allocated() && mt_comm_cache)
+	if (mt_comm_cache)
 		return 0;
-	/* One without the other: start over. */
-	ret = mt_free_locked();
-	if (ret)
-		return ret;
 	mt_comm_cache = kvmalloc_array(MT_COMM_SLOTS, sizeof(*mt_comm_cache),
 				       MT_GFP);
 	if (!mt_comm_cache)
 		return -ENOMEM;
 	for (i = 0; i < MT_COMM_SLOTS; i++)
 		mt_comm_cache[i].pid = MT_COMM_EMPTY;
-	ret = mt_ring_alloc(mt_buf_size_kb);
+	return 0;
+}
+
+/*
+ * Buffers of @size_kb and the name cache, for a trace not started yet:
+ * what is there already is kept, buffers of another size replace those
+ * there.  On failure what was there stays, and nothing more.
+ */
+static int mt_alloc_locked(unsigned long size_kb)
+{
+	bool had_names = mt_comm_cache;
+	int ret;
+
+	if (mt_ring_allocated() && size_kb == mt_buf_size_kb && had_names)
+		return 0;
+	/* Until a start arms it again: no dump reads buffers being replaced. */
+	ret = mt_dump_hold();
+	if (ret)
+		return ret;
+	ret = mt_alloc_names_locked();
+	if (ret)
+		return ret;
+	if (!mt_ring_allocated() || size_kb != mt_buf_size_kb)
+		ret = mt_ring_alloc(size_kb);
 	if (ret) {
-		mt_free_names();
+		if (!had_names) {
+			kvfree(mt_comm_cache);
+			mt_comm_cache = NULL;
+		}
 		return ret;
 	}
+	WRITE_ONCE(mt_buf_size_kb, size_kb);
 	return 0;
+}
+
+/**
+ * mt_trace_resize_locked() - set the buffers' size, and allocate them now
+ * @size_kb: each online CPU's buffer, in KiB
+ *
+ * So that the start that follows allocates nothing: it may have to be
+ * made close to the events studied, and should be light.  Buffers of the
+ * same size already allocated stay as they are; those of another size
+ * are replaced, the new ones allocated first.
+ *
+ * Context: under mt_mutex, no trace started since the reset and nobody
+ * reading; sleeps.
+ * Return: 0, -EINVAL if @size_kb is too small, -EBUSY if a dump on oops
+ * still reads the buffers, or -ENOMEM; on failure the size and the
+ * buffers stay as they were.
+ */
+int mt_trace_resize_locked(unsigned long size_kb)
+{
+	lockdep_assert_held(&mt_mutex);
+	return mt_alloc_locked(size_kb);
 }
 
 /**
@@ -555,10 +599,13 @@ static void mt_pids_arm(void)
  */
 static int mt_start_new_locked(void)
 {
+	/* Allocated by a write of buffer_size_kb since the reset: kept. */
+	bool had = mt_ring_allocated() && mt_comm_cache;
 	int cpu, ret;
 	u64 now;
 
-	ret = mt_alloc_locked();
+	/* Nothing to do if buffer_size_kb was written since the reset. */
+	ret = mt_alloc_locked(mt_buf_size_kb);
 	if (ret)
 		return ret;
 	mt_pids_arm();
@@ -577,7 +624,8 @@ static int mt_start_new_locked(void)
 	if (ret) {
 		mt_hooks_put(&mt_holds_hooks);
 		/* The dump may be reading the buffers: then keep them. */
-		mt_free_locked();
+		if (!had)
+			mt_free_locked();
 		return ret;
 	}
 	/* The release publishes the buffers to mt_names_wanted(). */

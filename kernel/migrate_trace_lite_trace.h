@@ -78,6 +78,7 @@ bool mt_trace_started(void);
 int mt_start_locked(bool allow_restart);
 void mt_stop_locked(void);
 int mt_reset_locked(void);
+int mt_trace_resize_locked(unsigned long size_kb);
 void mt_trace_set_filter_locked(const struct mt_filter *f);
 int mt_trace_set_pids_locked(const struct mt_pids *p);
 void mt_follow_fork(struct task_struct *p);

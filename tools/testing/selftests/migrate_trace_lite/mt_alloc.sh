@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Memory is taken on the first start and given back by a reset; when it
-# is not there, a start fails with ENOMEM and leaves everything as it was,
-# whichever allocation fails (fail-nth, each in turn), for the trace, its
-# readers and the statistics; a retry then works.
+# Memory is taken by a write of buffer_size_kb, else on the first start,
+# and given back by a reset; when it is not there, the write or the start
+# fails with ENOMEM and leaves everything as it was, whichever allocation
+# fails (fail-nth, each in turn), for the trace, its readers and the
+# statistics; a retry then works.
 
 . "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require
-ktap_set_plan 11
+ktap_set_plan 14
 FS=/sys/kernel/debug/failslab
 # The buffers are for the online CPUs (mt_hotplug: not the possible ones).
 NCPU_ONLINE=$(grep -c '^processor' /proc/cpuinfo)
@@ -55,19 +56,40 @@ mem_free_settled() {
 # at_least WHAT KIB: "yes" if KIB >= WHAT, else the numbers.
 at_least() { if [ "$2" -ge "$1" ]; then echo yes; else echo "$2 KiB < $1 KiB"; fi; }
 
+# A "# NAME VALUE" line of migration_trace/stats.
+stat_line() { awk -v n="$1" '$1 == "#" && $2 == n { print $3 }' "$MT_DIR/stats"; }
+
 mt_reset
 echo 0 >"$MS_DIR/reset"
 check "a reset statistics without history resets again" "$(wr "$MS_DIR/reset" 0)" ok
-echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
+check "after a reset no buffer is allocated" "$(stat_line buffer_bytes)" 0
+# A write of buffer_size_kb takes the memory at once, so that the start
+# is light: the start then takes little (its task list), no buffer.
 free0=$(mem_free_settled)
+echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
+free1=$(mem_free_settled)
+check "a write of buffer_size_kb takes it per online CPU, before any start" \
+	"$(at_least $((WANT_KB * 9 / 10)) $((free0 - free1))):$(stat_line buffer_bytes):$(mt_state)" \
+	"yes:$((WANT_KB * 1024)):0"
 mt_start
-free1=$(mem_free)
-check "a start takes buffer_size_kb per online CPU" \
-	"$(at_least $((WANT_KB * 9 / 10)) $((free0 - free1)))" yes
+free2=$(mem_free)
+check "the start then takes no buffer" \
+	"$(at_least $((free1 - WANT_KB / 4)) "$free2"):$(stat_line buffer_bytes):$(mt_state)" \
+	"yes:$((WANT_KB * 1024)):1"
 mt_stop
 mt_reset
 free2=$(mem_free_settled)
-check "and the reset gives it back" "$(at_least $((free0 - WANT_KB / 10)) "$free2")" yes
+check "and the reset gives it back" \
+	"$(at_least $((free0 - WANT_KB / 10)) "$free2"):$(stat_line buffer_bytes)" yes:0
+# No write since the reset (the size stays): the first start allocates.
+mt_start
+free1=$(mem_free)
+check "without a write since the reset, the start takes it per online CPU" \
+	"$(at_least $((WANT_KB * 9 / 10)) $((free2 - free1))):$(stat_line buffer_bytes)" \
+	"yes:$((WANT_KB * 1024))"
+mt_stop
+mt_reset
+free2=$(mem_free_settled)
 # At least 3600 rows of 40 counters of 8 bytes.  Memory freed earlier
 # may come back in a burst while the start allocates (KASAN's quarantine
 # gives back megabytes at once): up to three tries, one must see it all.
@@ -86,15 +108,19 @@ done
 check "the statistics' history is taken by a start, given back by a reset" \
 	"$(at_least 1125 $((free2 - free3))):$(at_least $((free2 - 512)) "$free4")" yes:yes
 
-# More than the machine has: a clear ENOMEM, no OOM kill, nothing kept
-# (refused before any allocation: see mt_hotplug).
-echo 1048576 >"$MT_DIR/buffer_size_kb"
-check "1 GiB per CPU: the start fails with ENOMEM" "$(wr "$MT_DIR/enable" 1)" ENOMEM
-kept=$(at_least $((free0 - WANT_KB / 10)) "$(mem_free)")
-check "the trace is stopped and holds nothing" \
-	"$(mt_state):$(grep -vc '^#' "$MT_DIR/trace"):$kept" "0:0:yes"
+# More than the machine has: a clear ENOMEM, no OOM kill, the buffers
+# of before kept as they were (refused before any allocation: see
+# mt_hotplug).
 echo 1024 >"$MT_DIR/buffer_size_kb"
-check "with 1 MiB the start then works" "$(wr "$MT_DIR/enable" 1)" ok
+free3=$(mem_free_settled)
+check "1 GiB per CPU: the write fails with ENOMEM" \
+	"$(wr "$MT_DIR/buffer_size_kb" 1048576)" ENOMEM
+kept=$(at_least $((free3 - WANT_KB / 10)) "$(mem_free)")
+check "the size and the buffers stay, the trace is stopped and empty" \
+	"$(cat "$MT_DIR/buffer_size_kb"):$(stat_line buffer_bytes):$(mt_state):$(
+	 grep -vc '^#' "$MT_DIR/trace"):$kept" \
+	"1024:$((1024 * NCPU_ONLINE * 1024)):0:0:yes"
+check "the start then works with them" "$(wr "$MT_DIR/enable" 1)" ok
 mt_reset
 
 # Each allocation of a start, a read or an open fails in turn, slab or
@@ -152,6 +178,15 @@ check_pipe_read() {
 	[ "$("$HELPER" pipe-nonblock "$MT_DIR/trace_pipe" | cut -d' ' -f1)" = EAGAIN ]
 }
 check_stat_read() { [ "$("$HELPER" read "$MS_DIR/stat")" = ok ]; }
+# A write of buffer_size_kb that fails leaves the size and the buffers of
+# before (32 KiB); one that works has the new ones.
+check_size_write() {
+	st="$(cat "$MT_DIR/buffer_size_kb") $(stat_line buffer_bytes)"
+	mt_reset
+	echo 32 >"$MT_DIR/buffer_size_kb"
+	[ "$1:$st" = "ok:64 $((64 * 1024 * NCPU_ONLINE))" ] ||
+		[ "$1:$st" = "ENOMEM:32 $((32 * 1024 * NCPU_ONLINE))" ]
+}
 
 fail_all() {
 	fail_each trace_start "$MT_DIR/enable" 1 "ok ENOMEM"
@@ -164,6 +199,9 @@ fail_all() {
 	fail_each stat_read "$MS_DIR/stat" - "ok ENOMEM"
 	echo 0 >"$MS_DIR/enable"
 	echo 0 >"$MS_DIR/reset"
+	mt_reset
+	echo 32 >"$MT_DIR/buffer_size_kb"
+	fail_each size_write "$MT_DIR/buffer_size_kb" 64 "ok ENOMEM"
 	mt_reset
 }
 # Twice: the first round's failure paths also grow what the kernel keeps

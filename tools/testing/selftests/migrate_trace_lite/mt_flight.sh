@@ -4,13 +4,15 @@
 # keeps, for every CPU, exactly the newest records that CPU logged (a
 # suffix of what ftrace saw there); the header and a lost line count
 # what was overwritten, exactly; every task of the dump has a name; the
-# header's clock_offset puts ftrace's times on ours.
+# header's clock_offset puts ftrace's times on ours.  Overwrite switched
+# while the trace runs: on, the rings recycle; off, the first full ring
+# stops the trace; the counts of the two add up exactly.
 
 . "$(dirname "$0")/mt_lib.sh"
 
 ktap_print_header
 mt_require
-ktap_set_plan 15
+ktap_set_plan 22
 NCPU=$(nproc)
 SKEW_US=1000
 dmesg | grep -q "sched_clock: Marking unstable" && SKEW_US=50000
@@ -117,6 +119,45 @@ check "with clock_offset, ftrace's times are ours within $SKEW_US us" \
 mt_reset
 check "overwrite back to 0 after the reset" \
 	"$(wr "$MT_DIR/overwrite" 0):$(cat "$MT_DIR/overwrite")" ok:0
+
+# ---- overwrite switched while the trace runs ----------------------------
+# Started with 0, switched to 1: ten buffers' worth go through, the
+# oldest chunks recycled.  Switched to 0 with the rings full and no
+# reader: the next chunk switch of any CPU drops its record and stops
+# the trace, which keeps the newest records of before.
+mt_start
+check "overwrite 1 while the trace runs" \
+	"$(wr "$MT_DIR/overwrite" 1):$(cat "$MT_DIR/overwrite")" ok:1
+"$HELPER" bench-affinity $(( 10 * NCPU * 1024 / 8 )) 4 >/dev/null
+check "the trace runs on through ten buffers' worth" "$(mt_state)" 1
+check "overwrite 0 while the trace runs" "$(wr "$MT_DIR/overwrite" 0)" ok
+"$HELPER" bench-affinity $(( 2 * NCPU * 1024 / 8 )) 4 >/dev/null
+check "then a full ring stops the trace by itself" "$(mt_state)" 0
+mt_stop
+T=$TMPD/switched
+mt_save "$T"
+cat "$MT_DIR/stats" >"$TMPD/stats"
+[ -n "${MT_KEEP:-}" ] && cp "$T" "$MT_KEEP/switched"
+ktap_print_msg "switched: $(grep -vc '^#' "$T") lines;" \
+	"$(sed -n 's/^# overwritten //p' "$T") overwritten," \
+	"$(sed -n 's/^# dropped //p' "$T") dropped"
+check "every line is well formed, in time order" \
+	"$(mt_malformed "$T" | head -3)$(grep -v '^#' "$T" | cut -d' ' -f1 | sort -c 2>&1)" ""
+check "records were both overwritten and dropped" \
+	"$(awk '$2 == "overwrite" { o = $3 } $2 == "overwritten" { n = $3 } $2 == "dropped" { d = $3 }
+		END { print o, (n > 0) ? "some" : "none", (d > 0) ? "some" : "none" }' "$T")" \
+	"0 some some"
+# Each CPU's lost lines: what it lost to the flight recorder (first) and
+# what it dropped (last), as the header's cpu_lost counts.
+check "per CPU: logged = left + overwritten; lost lines = dropped + overwritten" \
+	"$(mt_unaccounted "$TMPD/stats" "$T")$(awk -v lost="$(mt_loc_num "$T" lost)" '
+		$2 == "cpu_lost" && $4 + $5 > 0 { want[$3] = $4 + $5 }
+		!/^#/ && $6 == lost { got[$2] += $7 }
+		END { for (c in want) if (got[c] != want[c]) print c, got[c], want[c]
+		      for (c in got) if (!(c in want)) print c, got[c] }' "$T")" ""
+mt_reset
+echo 0 >"$MT_DIR/overwrite"
 echo 1024 >"$MT_DIR/buffer_size_kb"
+mt_reset
 
 ktap_finished

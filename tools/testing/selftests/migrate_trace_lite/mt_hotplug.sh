@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The buffers follow the CPUs online, not the possible ones.  On a machine
-# with possible CPUs offline (booted with maxcpus=), a start takes one
-# buffer per online CPU; a CPU brought online while the trace runs gets
+# with possible CPUs offline (booted with maxcpus=), a write of
+# buffer_size_kb takes one buffer per online CPU; a CPU brought online
+# while the trace runs gets
 # its buffer before it runs anything, and its moves, to it and from it,
 # are in the trace, equal to ftrace's; once offline again its records
 # are still read.  A request for more than the memory available is
@@ -47,17 +48,18 @@ mem_free_settled() {
 stat_line() { awk -v n="$1" '$1 == "#" && $2 == n { print $3 }' "$MT_DIR/stats"; }
 
 mt_reset
-echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
 # ftrace first: its buffers are not counted, and it sees every task ours does.
 ftrace_start
 free0=$(mem_free_settled)
+# The write allocates the buffers, the start then none (mt_alloc).
+echo $SIZE_KB >"$MT_DIR/buffer_size_kb"
 mt_start
 free1=$(mem_free)
 took=$((free0 - free1))
 ktap_print_msg "  $NON CPUs online of $(($(awk -F- '{ print $NF }' "$SYS/possible") + 1))" \
-	"possible; the start took $took KiB"
+	"possible; the write and the start took $took KiB"
 # One buffer per online CPU, not one more: what another buffer would add.
-check "a start takes buffer_size_kb per online CPU, not per possible CPU" \
+check "buffer_size_kb takes it per online CPU, not per possible CPU" \
 	"$([ $took -ge $((SIZE_KB * NON * 9 / 10)) ] &&
 	   [ $took -lt $((SIZE_KB * NON + SIZE_KB / 2)) ] && echo yes || echo "$took KiB")" yes
 check "stats: a buffer for each online CPU, and their bytes" \
@@ -107,14 +109,14 @@ check "its records are read after it went offline" \
 mt_ftrace_compare "$TMPD/trace" "$TMPD/ftrace"
 mt_reset
 
-# More than is available: refused at once, one message, nothing taken.
+# More than is available: the write is refused at once, one message,
+# nothing taken, the size as it was.
 MSG='migrate_trace_lite: buffers of 1048576 KiB for .* available memory .*refused'
 n0=$(dmesg | grep -c "$MSG")
-echo 1048576 >"$MT_DIR/buffer_size_kb"
-r=$(wr "$MT_DIR/enable" 1)
+r=$(wr "$MT_DIR/buffer_size_kb" 1048576)
 check "1 GiB per online CPU: ENOMEM, stopped, no buffer, one message" \
-	"$r $(mt_state) $(stat_line buffer_cpus)" \
-	"ENOMEM 0 0"
+	"$r $(mt_state) $(stat_line buffer_cpus) $(cat "$MT_DIR/buffer_size_kb")" \
+	"ENOMEM 0 0 $SIZE_KB"
 ktap_print_msg "  $(dmesg | grep 'migrate_trace_lite: ' | tail -1)"
 check "one message says the request exceeds the available memory" \
 	"$(($(dmesg | grep -c "$MSG") - n0))" 1
