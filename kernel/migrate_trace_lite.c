@@ -163,7 +163,22 @@ static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
-	mt_log_migration_slow(p, task_cpu(p), to, why, now);
+	mt_log_migration_slow(p->pid, task_cpu(p), to, why, now);
+	mt_writer_end();
+	mt_count(why, now);
+}
+
+/*
+ * The hooks' fast path filled a record whose delta needs the ring's slow
+ * path: a gap past 32 bits, or a clock that stepped back.  The slow path
+ * may write before it where it lies: its fields are taken first.
+ */
+static noinline __cold void mt_log_filled_slow_and_count(u64 now)
+{
+	struct mt_rec_migrate m = *mt_migration_filled();
+	unsigned int why = mt_rec_why(&m.hdr);
+
+	mt_log_migration_slow(m.pid, m.from, m.to, why, now);
 	mt_writer_end();
 	mt_count(why, now);
 }
@@ -233,6 +248,44 @@ static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
 	}
 }
 
+/* A move the trace records, off the hooks' fast path. */
+static noinline void mt_move_traced(struct task_struct *p, unsigned int to,
+				    unsigned int why)
+{
+	u64 now = mt_move_begin();
+
+	mt_log_and_count_at(p, to, why, now);
+}
+
+/*
+ * Log a move the trace records from @from, and count it: the hooks' fast
+ * path.  The record is filled before the clock is read and dated after
+ * (mt_migration_fill()), so that no value lives across that call; every
+ * other case is a tail call.
+ */
+static __always_inline void mt_move_fast(struct task_struct *p,
+					 unsigned int from, unsigned int to,
+					 unsigned int cause,
+					 unsigned int reason)
+{
+	u64 now;
+
+	/* An exiting task is named first (mt_log_exiting_and_count()). */
+	if (unlikely(p->flags & PF_EXITING) ||
+	    unlikely(!mt_migration_fill(p, from, to, cause, reason))) {
+		mt_move_traced(p, to, MT_WHY(cause, reason));
+		return;
+	}
+	now = mt_move_begin();
+	if (unlikely(!mt_migration_stamp(now))) {
+		mt_log_filled_slow_and_count(now);
+		return;
+	}
+	mt_writer_end();
+	if (ms_stat_running())
+		ms_count(mt_migration_stamped_why(), now);
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * mt_log_move_at() - log and count a move at a given time, for KUnit
@@ -298,6 +351,60 @@ static noinline __cold void mt_event_wakeup(struct task_struct *p,
 	mt_event_log(p, new_cpu, mt_wakeup_why(p, new_cpu));
 }
 
+/*
+ * Whether a wakeup's reason is its note, as mt_wakeup_reason() has it:
+ * nothing was left to this wakeup, its CPU is allowed, and the note is
+ * no wake_affine() target.  The hook's fast path takes only those.
+ */
+static __always_inline bool mt_wakeup_plain(struct task_struct *p,
+					    unsigned int from,
+					    unsigned int noted)
+{
+	return likely(p->wake_cpu == from) &&
+	       likely(cpumask_test_cpu(from, p->cpus_ptr)) &&
+	       likely(noted != MT_REASON_IDLE_TARGET &&
+		      noted != MT_REASON_BUSY_TARGET);
+}
+
+/* A wakeup whose reason is not its note: the trace's or the stat's. */
+static noinline void mt_wakeup_rare(struct task_struct *p, unsigned int to,
+				    unsigned int noted)
+{
+	unsigned int why = MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP,
+				  mt_wakeup_reason(p, task_cpu(p), to, noted));
+
+	if (mt_trace_running())
+		mt_move_traced(p, to, why);
+	else if (ms_stat_running())
+		ms_count_untimed(why);
+}
+
+/*
+ * Take a wakeup's note: its reason in @*reason if the note is the
+ * reason, else false having handed the move to mt_wakeup_rare().
+ */
+static __always_inline bool mt_wakeup_noted(struct task_struct *p,
+					    unsigned int from,
+					    unsigned int to,
+					    unsigned int *reason)
+{
+	unsigned int noted = mt_take_note(p);
+
+	if (unlikely(!mt_wakeup_plain(p, from, noted))) {
+		mt_wakeup_rare(p, to, noted);
+		return false;
+	}
+	*reason = noted;
+	return true;
+}
+
+/* A wakeup the trace's filter may select. */
+static noinline void mt_wakeup_filtered(struct task_struct *p,
+					unsigned int new_cpu)
+{
+	mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+}
+
 /**
  * __mt_migrate_wakeup() - hook: a waking task moves to another CPU
  * @p: the waking task
@@ -312,8 +419,10 @@ static noinline __cold void mt_event_wakeup(struct task_struct *p,
  */
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 {
+	unsigned int from = task_cpu(p), reason;
+
 	lockdep_assert_irqs_disabled();
-	if (task_cpu(p) == new_cpu) {
+	if (from == new_cpu) {
 		mt_drop_note();
 		return;
 	}
@@ -322,16 +431,27 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now;
-
 		if (mt_filtering()) {
-			mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+			/*
+			 * A filter without wakeups leaves them out at once:
+			 * the move only drops what resolving its reason
+			 * would take.
+			 */
+			if (mt_trace_rejects_cause(MT_CAUSE_TRY_TO_WAKE_UP) &&
+			    !ms_stat_running() && likely(p->wake_cpu == from)) {
+				mt_drop_note();
+				return;
+			}
+			mt_wakeup_filtered(p, new_cpu);
 			return;
 		}
-		now = mt_move_begin();
-		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
+		if (mt_wakeup_noted(p, from, new_cpu, &reason))
+			mt_move_fast(p, from, new_cpu,
+				     MT_CAUSE_TRY_TO_WAKE_UP, reason);
 	} else if (ms_stat_running()) {
-		ms_count_untimed(mt_wakeup_why(p, new_cpu));
+		if (mt_wakeup_noted(p, from, new_cpu, &reason))
+			ms_count_untimed(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP,
+						reason));
 	}
 }
 

@@ -38,6 +38,12 @@ static __always_inline bool mt_trace_selects(unsigned int why)
 	return mt_filter_match(&mt_trace_filter, why);
 }
 
+/* Whether the trace records no move of @cause, whatever its reason. */
+static __always_inline bool mt_trace_rejects_cause(unsigned int cause)
+{
+	return !mt_trace_filter.mask[cause];
+}
+
 extern unsigned long mt_buf_size_kb;	/* the size asked for */
 extern unsigned int mt_trace_readers;	/* trace file opens, under mt_mutex */
 extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
@@ -93,6 +99,11 @@ static inline bool mt_filtering(void)
 static inline bool mt_trace_selects(unsigned int why)
 {
 	return true;
+}
+
+static inline bool mt_trace_rejects_cause(unsigned int cause)
+{
+	return false;
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)
