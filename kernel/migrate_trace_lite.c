@@ -282,7 +282,7 @@ static __always_inline void mt_move_fast(struct task_struct *p,
 		return;
 	}
 	mt_writer_end();
-	if (ms_stat_running())
+	if (ms_stat_may_run() && ms_stat_running())
 		ms_count(mt_migration_stamped_why(), now);
 }
 

@@ -146,6 +146,7 @@ static __always_inline bool mt_migration_stamp(u64 now)
 	u64 delta = now - raw_cpu_read(mt_rings.wlast);
 	struct mt_chunk *c = raw_cpu_read(mt_rings.wchunk);
 	unsigned int tail = raw_cpu_read(mt_rings.wtail);
+	unsigned int next = tail + len;
 
 	/* Stored before it is checked: past the commit, nobody reads it. */
 	mt_chunk_rec(c, tail)->delta = delta;
@@ -153,9 +154,9 @@ static __always_inline bool mt_migration_stamp(u64 now)
 		return false;
 	raw_cpu_write(mt_rings.wlast, now);
 	local64_inc(this_cpu_ptr(&mt_rings.entries));
-	raw_cpu_write(mt_rings.wtail, tail + len);
+	raw_cpu_write(mt_rings.wtail, next);
 	/* The record is written before a reader can see it committed. */
-	smp_store_release(&c->commit, tail + len);
+	smp_store_release(&c->commit, next);
 	return true;
 }
 
