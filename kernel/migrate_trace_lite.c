@@ -43,6 +43,8 @@ static bool mt_event_held;
 int mt_event_reg(void)
 {
 	mutex_lock(&mt_mutex);
+	if (!mt_event_held)
+		static_branch_inc(&mt_rare_key);
 	mt_hooks_get(&mt_event_held);
 	mutex_unlock(&mt_mutex);
 	return 0;
@@ -60,6 +62,8 @@ int mt_event_reg(void)
 void mt_event_unreg(void)
 {
 	mutex_lock(&mt_mutex);
+	if (mt_event_held)
+		static_branch_dec(&mt_rare_key);
 	mt_hooks_put(&mt_event_held);
 	mutex_unlock(&mt_mutex);
 }
@@ -221,9 +225,9 @@ static __always_inline void mt_log_and_count_at(struct task_struct *p,
 /*
  * A traced move begins: the writer is busy, and the time is read.  One
  * timestamp serves both facilities: the trace and the stat put the move
- * in one period.  The hooks compute the move's reason after it, so that
- * few of their values live across the call.  The stat alone reads no
- * clock (ms_count_untimed()).
+ * in one period.  The hooks' fast path (mt_move_fast()) fills the record
+ * before it, so that none of their values lives across the call.  The
+ * stat alone reads no clock (ms_count_untimed()).
  */
 static __always_inline u64 mt_move_begin(void)
 {
@@ -426,12 +430,12 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 		mt_drop_note();
 		return;
 	}
-	if (trace_sched_migrate_reason_enabled()) {
-		mt_event_wakeup(p, new_cpu);
-		return;
-	}
-	if (mt_trace_running()) {
-		if (mt_filtering()) {
+	if (mt_hooks_rare()) {
+		if (trace_sched_migrate_reason_enabled()) {
+			mt_event_wakeup(p, new_cpu);
+			return;
+		}
+		if (mt_trace_running() && mt_filtering()) {
 			/*
 			 * A filter without wakeups leaves them out at once:
 			 * the move only drops what resolving its reason
@@ -445,6 +449,12 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 			mt_wakeup_filtered(p, new_cpu);
 			return;
 		}
+		/* The event's key is not on yet, or no longer. */
+		if (mt_trace_running() || ms_stat_running())
+			mt_wakeup_rare(p, new_cpu, mt_take_note(p));
+		return;
+	}
+	if (mt_trace_running()) {
 		if (mt_wakeup_noted(p, from, new_cpu, &reason))
 			mt_move_fast(p, from, new_cpu,
 				     MT_CAUSE_TRY_TO_WAKE_UP, reason);
@@ -465,10 +475,21 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
 	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
-static noinline __cold void mt_event_task(struct task_struct *p,
-					  unsigned int new_cpu, unsigned int why)
+/* The event, or the trace's filter, with the move's cause and reason. */
+static noinline void mt_task_rare(struct task_struct *p, unsigned int new_cpu,
+				  unsigned int why)
 {
-	mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+	if (trace_sched_migrate_reason_enabled()) {
+		mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+	} else if (mt_trace_running()) {
+		why = mt_move_why(p, new_cpu, why);
+		if (mt_filtering())
+			mt_move_filtered(p, new_cpu, why);
+		else
+			mt_move_traced(p, new_cpu, why);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(mt_move_why(p, new_cpu, why));
+	}
 }
 
 /**
@@ -499,19 +520,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	if (WARN_ON_ONCE(cause == MT_CAUSE_NONE || cause >= MT_CAUSE_END ||
 			 reason >= MT_REASON_END))
 		return;
-	if (trace_sched_migrate_reason_enabled()) {
-		mt_event_task(p, new_cpu, why);
+	if (mt_hooks_rare()) {
+		mt_task_rare(p, new_cpu, why);
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now;
-
-		if (mt_filtering()) {
-			mt_move_filtered(p, new_cpu, mt_move_why(p, new_cpu, why));
-			return;
-		}
-		now = mt_move_begin();
-		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
+		why = mt_move_why(p, new_cpu, why);
+		mt_move_fast(p, old_cpu, new_cpu, why & 0xff, why >> 8);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_move_why(p, new_cpu, why));
 	}

@@ -34,9 +34,10 @@ static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
 }
 
 /*
- * Log a migration on the ring's fast path; called by the hook with
- * interrupts disabled, right before the move: task_cpu(@p) is still the
- * CPU it leaves.  Inline: this is the work of every traced event.
+ * Log a migration on the ring's fast path; called by the hooks' rare
+ * cases (an exiting task, a record mt_migration_fill() could not place)
+ * with interrupts disabled, right before the move: task_cpu(@p) is still
+ * the CPU it leaves.
  * Return: false, having published nothing, when the record needs the
  * ring's slow path: a new chunk, a gap past 32 bits, or a clock that
  * stepped back.  The hook then calls mt_log_migration_slow() out of its

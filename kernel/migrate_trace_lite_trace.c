@@ -618,8 +618,8 @@ int mt_bench_start_trace_locked(void)
  * mt_trace_set_filter_locked() - set the moves the next trace records
  * @f: the filter
  *
- * The hooks test the filter only behind mt_filter_key, so that a trace
- * of every move pays nothing for it.
+ * The hooks test the filter only behind mt_filter_key, and reach it
+ * behind mt_rare_key, so that a trace of every move pays nothing for it.
  *
  * Context: under mt_mutex, with no trace started since the reset (no
  * writer reads the filter); may sleep.
@@ -628,10 +628,15 @@ void mt_trace_set_filter_locked(const struct mt_filter *f)
 {
 	lockdep_assert_held(&mt_mutex);
 	mt_trace_filter = *f;
-	if (mt_filter_is_all(f))
-		static_branch_disable(&mt_filter_key);
-	else
+	if (mt_filter_is_all(f)) {
+		if (static_key_enabled(&mt_filter_key)) {
+			static_branch_disable(&mt_filter_key);
+			static_branch_dec(&mt_rare_key);
+		}
+	} else if (!static_key_enabled(&mt_filter_key)) {
 		static_branch_enable(&mt_filter_key);
+		static_branch_inc(&mt_rare_key);
+	}
 }
 
 /**
