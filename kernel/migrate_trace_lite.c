@@ -41,6 +41,9 @@ static bool mt_event_held;
  */
 int mt_event_reg(void)
 {
+	/* tracepoints_mutex serializes the only writers of mt_event_held. */
+	if (!mt_event_held)
+		static_branch_inc(&mt_rare_key);
 	mt_hooks_get(&mt_event_held);
 	return 0;
 }
@@ -56,6 +59,8 @@ int mt_event_reg(void)
  */
 void mt_event_unreg(void)
 {
+	if (mt_event_held)
+		static_branch_dec(&mt_rare_key);
 	mt_hooks_put(&mt_event_held);
 }
 
@@ -158,7 +163,22 @@ static noinline __cold void mt_log_slow_and_count(struct task_struct *p,
 						  unsigned int to,
 						  unsigned int why, u64 now)
 {
-	mt_log_migration_slow(p, task_cpu(p), to, why, now);
+	mt_log_migration_slow(p->pid, task_cpu(p), to, why, now);
+	mt_writer_end();
+	mt_count(why, now);
+}
+
+/*
+ * The hooks' fast path filled a record whose delta needs the ring's slow
+ * path: a gap past 32 bits, or a clock that stepped back.  The slow path
+ * may write before it where it lies: its fields are taken first.
+ */
+static noinline __cold void mt_log_filled_slow_and_count(u64 now)
+{
+	struct mt_rec_migrate m = *mt_migration_filled();
+	unsigned int why = mt_rec_why(&m.hdr);
+
+	mt_log_migration_slow(m.pid, m.from, m.to, why, now);
 	mt_writer_end();
 	mt_count(why, now);
 }
@@ -201,9 +221,9 @@ static __always_inline void mt_log_and_count_at(struct task_struct *p,
 /*
  * A traced move begins: the writer is busy, and the time is read.  One
  * timestamp serves both facilities: the trace and the stat put the move
- * in one period.  The hooks compute the move's reason after it, so that
- * few of their values live across the call.  The stat alone reads no
- * clock (ms_count_untimed()).
+ * in one period.  The hooks' fast path (mt_move_fast()) fills the record
+ * before it, so that none of their values lives across the call.  The
+ * stat alone reads no clock (ms_count_untimed()).
  */
 static __always_inline u64 mt_move_begin(void)
 {
@@ -226,6 +246,44 @@ static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
 	} else if (ms_stat_running()) {
 		ms_count_untimed(why);
 	}
+}
+
+/* A move the trace records, off the hooks' fast path. */
+static noinline void mt_move_traced(struct task_struct *p, unsigned int to,
+				    unsigned int why)
+{
+	u64 now = mt_move_begin();
+
+	mt_log_and_count_at(p, to, why, now);
+}
+
+/*
+ * Log a move the trace records from @from, and count it: the hooks' fast
+ * path.  The record is filled before the clock is read and dated after
+ * (mt_migration_fill()), so that no value lives across that call; every
+ * other case is a tail call.
+ */
+static __always_inline void mt_move_fast(struct task_struct *p,
+					 unsigned int from, unsigned int to,
+					 unsigned int cause,
+					 unsigned int reason)
+{
+	u64 now;
+
+	/* An exiting task is named first (mt_log_exiting_and_count()). */
+	if (unlikely(p->flags & PF_EXITING) ||
+	    unlikely(!mt_migration_fill(p, from, to, cause, reason))) {
+		mt_move_traced(p, to, MT_WHY(cause, reason));
+		return;
+	}
+	now = mt_move_begin();
+	if (unlikely(!mt_migration_stamp(now))) {
+		mt_log_filled_slow_and_count(now);
+		return;
+	}
+	mt_writer_end();
+	if (ms_stat_may_run() && ms_stat_running())
+		ms_count(mt_migration_stamped_why(), now);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -293,6 +351,60 @@ static noinline __cold void mt_event_wakeup(struct task_struct *p,
 	mt_event_log(p, new_cpu, mt_wakeup_why(p, new_cpu));
 }
 
+/*
+ * Whether a wakeup's reason is its note, as mt_wakeup_reason() has it:
+ * nothing was left to this wakeup, its CPU is allowed, and the note is
+ * no wake_affine() target.  The hook's fast path takes only those.
+ */
+static __always_inline bool mt_wakeup_plain(struct task_struct *p,
+					    unsigned int from,
+					    unsigned int noted)
+{
+	return likely(p->wake_cpu == from) &&
+	       likely(cpumask_test_cpu(from, p->cpus_ptr)) &&
+	       likely(noted != MT_REASON_IDLE_TARGET &&
+		      noted != MT_REASON_BUSY_TARGET);
+}
+
+/* A wakeup whose reason is not its note: the trace's or the stat's. */
+static noinline void mt_wakeup_rare(struct task_struct *p, unsigned int to,
+				    unsigned int noted)
+{
+	unsigned int why = MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP,
+				  mt_wakeup_reason(p, task_cpu(p), to, noted));
+
+	if (mt_trace_running())
+		mt_move_traced(p, to, why);
+	else if (ms_stat_running())
+		ms_count_untimed(why);
+}
+
+/*
+ * Take a wakeup's note: its reason in @*reason if the note is the
+ * reason, else false having handed the move to mt_wakeup_rare().
+ */
+static __always_inline bool mt_wakeup_noted(struct task_struct *p,
+					    unsigned int from,
+					    unsigned int to,
+					    unsigned int *reason)
+{
+	unsigned int noted = mt_take_note(p);
+
+	if (unlikely(!mt_wakeup_plain(p, from, noted))) {
+		mt_wakeup_rare(p, to, noted);
+		return false;
+	}
+	*reason = noted;
+	return true;
+}
+
+/* A wakeup the trace's filter may select. */
+static noinline void mt_wakeup_filtered(struct task_struct *p,
+					unsigned int new_cpu)
+{
+	mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+}
+
 /**
  * __mt_migrate_wakeup() - hook: a waking task moves to another CPU
  * @p: the waking task
@@ -307,26 +419,45 @@ static noinline __cold void mt_event_wakeup(struct task_struct *p,
  */
 void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 {
+	unsigned int from = task_cpu(p), reason;
+
 	lockdep_assert_irqs_disabled();
-	if (task_cpu(p) == new_cpu) {
+	if (from == new_cpu) {
 		mt_drop_note();
 		return;
 	}
-	if (trace_sched_migrate_reason_enabled()) {
-		mt_event_wakeup(p, new_cpu);
+	if (mt_hooks_rare()) {
+		if (trace_sched_migrate_reason_enabled()) {
+			mt_event_wakeup(p, new_cpu);
+			return;
+		}
+		if (mt_trace_running() && mt_filtering()) {
+			/*
+			 * A filter without wakeups leaves them out at once:
+			 * the move only drops what resolving its reason
+			 * would take.
+			 */
+			if (mt_trace_rejects_cause(MT_CAUSE_TRY_TO_WAKE_UP) &&
+			    !ms_stat_running() && likely(p->wake_cpu == from)) {
+				mt_drop_note();
+				return;
+			}
+			mt_wakeup_filtered(p, new_cpu);
+			return;
+		}
+		/* The event's key is not on yet, or no longer. */
+		if (mt_trace_running() || ms_stat_running())
+			mt_wakeup_rare(p, new_cpu, mt_take_note(p));
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now;
-
-		if (mt_filtering()) {
-			mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
-			return;
-		}
-		now = mt_move_begin();
-		mt_log_and_count_at(p, new_cpu, mt_wakeup_why(p, new_cpu), now);
+		if (mt_wakeup_noted(p, from, new_cpu, &reason))
+			mt_move_fast(p, from, new_cpu,
+				     MT_CAUSE_TRY_TO_WAKE_UP, reason);
 	} else if (ms_stat_running()) {
-		ms_count_untimed(mt_wakeup_why(p, new_cpu));
+		if (mt_wakeup_noted(p, from, new_cpu, &reason))
+			ms_count_untimed(MT_WHY(MT_CAUSE_TRY_TO_WAKE_UP,
+						reason));
 	}
 }
 
@@ -340,10 +471,21 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
 	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
-static noinline __cold void mt_event_task(struct task_struct *p,
-					  unsigned int new_cpu, unsigned int why)
+/* The event, or the trace's filter, with the move's cause and reason. */
+static noinline void mt_task_rare(struct task_struct *p, unsigned int new_cpu,
+				  unsigned int why)
 {
-	mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+	if (trace_sched_migrate_reason_enabled()) {
+		mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+	} else if (mt_trace_running()) {
+		why = mt_move_why(p, new_cpu, why);
+		if (mt_filtering())
+			mt_move_filtered(p, new_cpu, why);
+		else
+			mt_move_traced(p, new_cpu, why);
+	} else if (ms_stat_running()) {
+		ms_count_untimed(mt_move_why(p, new_cpu, why));
+	}
 }
 
 /**
@@ -374,19 +516,13 @@ void __mt_migrate_task(struct task_struct *p, unsigned int new_cpu,
 	if (WARN_ON_ONCE(cause == MT_CAUSE_NONE || cause >= MT_CAUSE_END ||
 			 reason >= MT_REASON_END))
 		return;
-	if (trace_sched_migrate_reason_enabled()) {
-		mt_event_task(p, new_cpu, why);
+	if (mt_hooks_rare()) {
+		mt_task_rare(p, new_cpu, why);
 		return;
 	}
 	if (mt_trace_running()) {
-		u64 now;
-
-		if (mt_filtering()) {
-			mt_move_filtered(p, new_cpu, mt_move_why(p, new_cpu, why));
-			return;
-		}
-		now = mt_move_begin();
-		mt_log_and_count_at(p, new_cpu, mt_move_why(p, new_cpu, why), now);
+		why = mt_move_why(p, new_cpu, why);
+		mt_move_fast(p, old_cpu, new_cpu, why & 0xff, why >> 8);
 	} else if (ms_stat_running()) {
 		ms_count_untimed(mt_move_why(p, new_cpu, why));
 	}

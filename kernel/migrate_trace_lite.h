@@ -25,19 +25,19 @@ void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
 static __always_inline void mt_fill_migration(struct mt_rec_migrate *r,
-					      struct task_struct *p,
-					      unsigned int from,
+					      pid_t pid, unsigned int from,
 					      unsigned int to)
 {
 	r->from = from;
 	r->to = to;
-	r->pid = p->pid;
+	r->pid = pid;
 }
 
 /*
- * Log a migration on the ring's fast path; called by the hook with
- * interrupts disabled, right before the move: task_cpu(@p) is still the
- * CPU it leaves.  Inline: this is the work of every traced event.
+ * Log a migration on the ring's fast path; called by the hooks' rare
+ * cases (an exiting task, a record mt_migration_fill() could not place)
+ * with interrupts disabled, right before the move: task_cpu(@p) is still
+ * the CPU it leaves.
  * Return: false, having published nothing, when the record needs the
  * ring's slow path: a new chunk, a gap past 32 bits, or a clock that
  * stepped back.  The hook then calls mt_log_migration_slow() out of its
@@ -69,14 +69,14 @@ static __always_inline bool mt_log_migration_fast(struct task_struct *p,
 		return false;
 	ring->wlast = now;
 	r->hdr.info = mt_rec_info(why, len);
-	mt_fill_migration(r, p, task_cpu(p), to);
+	mt_fill_migration(r, p->pid, task_cpu(p), to);
 	local64_inc(&ring->entries);
 	mt_ring_publish(ring, c, tail + len);
 	return true;
 }
 
 /* Log a migration that needs the ring's slow path: the hook's rare case. */
-static __always_inline void mt_log_migration_slow(struct task_struct *p,
+static __always_inline void mt_log_migration_slow(pid_t pid,
 						  unsigned int from,
 						  unsigned int to,
 						  unsigned int why, u64 now)
@@ -89,17 +89,115 @@ static __always_inline void mt_log_migration_slow(struct task_struct *p,
 		mt_buffer_full(now);
 		return;
 	}
-	mt_fill_migration(r, p, from, to);
+	mt_fill_migration(r, pid, from, to);
 	mt_ring_advance(ring, sizeof(*r));
 	mt_reader_kick(true);
 }
 
+/*
+ * The hooks' fast path logs a migration in two halves around the clock
+ * read, so that none of its values lives across that call and it saves
+ * no register: mt_migration_fill() writes all of the record but its
+ * delta at this CPU's tail, which no reader reads before the commit;
+ * mt_migration_stamp() dates and publishes it.  Interrupts stay disabled
+ * from one to the other, and the writer is busy from before the clock
+ * read to the commit.
+ * Return: false, having written nothing, when the record does not fit
+ * in the chunk as mt_ring_fits() says (its delta is checked once known).
+ */
+static __always_inline bool mt_migration_fill(struct task_struct *p,
+					      unsigned int from,
+					      unsigned int to,
+					      unsigned int cause,
+					      unsigned int reason)
+{
+	const unsigned int len = sizeof(struct mt_rec_migrate);
+	unsigned int tail = raw_cpu_read(mt_rings.wtail);
+	struct mt_rec_migrate *r;
+
+	if (unlikely(tail + len > raw_cpu_read(mt_rings.wlimit)))
+		return false;
+	r = (struct mt_rec_migrate *)mt_chunk_rec(raw_cpu_read(mt_rings.wchunk),
+						  tail);
+	/* A constant for a hook's cause: the reason is stored alone. */
+	r->hdr.info = mt_rec_info(cause, len);
+	r->hdr.reason = reason;
+	mt_fill_migration(r, p->pid, from, to);
+	return true;
+}
+
+/* The record mt_migration_fill() wrote, not yet published. */
+static __always_inline struct mt_rec_migrate *mt_migration_filled(void)
+{
+	return (struct mt_rec_migrate *)mt_chunk_rec(raw_cpu_read(mt_rings.wchunk),
+						     raw_cpu_read(mt_rings.wtail));
+}
+
+/*
+ * Date at @now and publish the record mt_migration_fill() wrote.  Each
+ * field is this CPU's, read and written through the per-CPU segment: no
+ * address of the ring is computed.
+ * Return: false, having published nothing, when its delta is past 32
+ * bits or the clock stepped back: the ring's slow path must log it
+ * (mt_log_migration_slow()).
+ */
+static __always_inline bool mt_migration_stamp(u64 now)
+{
+	const unsigned int len = sizeof(struct mt_rec_migrate);
+	u64 delta = now - raw_cpu_read(mt_rings.wlast);
+	struct mt_chunk *c = raw_cpu_read(mt_rings.wchunk);
+	unsigned int tail = raw_cpu_read(mt_rings.wtail);
+	unsigned int next = tail + len;
+
+	/* Stored before it is checked: past the commit, nobody reads it. */
+	mt_chunk_rec(c, tail)->delta = delta;
+	if (unlikely(delta > U32_MAX))
+		return false;
+	raw_cpu_write(mt_rings.wlast, now);
+	local64_inc(this_cpu_ptr(&mt_rings.entries));
+	raw_cpu_write(mt_rings.wtail, next);
+	/* The record is written before a reader can see it committed. */
+	smp_store_release(&c->commit, next);
+	return true;
+}
+
+/* MT_WHY() of the record mt_migration_stamp() published. */
+static __always_inline unsigned int mt_migration_stamped_why(void)
+{
+	const unsigned int len = sizeof(struct mt_rec_migrate);
+
+	return mt_rec_why(mt_chunk_rec(raw_cpu_read(mt_rings.wchunk),
+				       raw_cpu_read(mt_rings.wtail) - len));
+}
+
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
-static inline void mt_log_migration_slow(struct task_struct *p,
+static inline void mt_log_migration_slow(pid_t pid,
 					 unsigned int from, unsigned int to,
 					 unsigned int why, u64 now)
 {
+}
+
+static inline bool mt_migration_fill(struct task_struct *p, unsigned int from,
+				     unsigned int to, unsigned int cause,
+				     unsigned int reason)
+{
+	return true;
+}
+
+static inline struct mt_rec_migrate *mt_migration_filled(void)
+{
+	return NULL;
+}
+
+static inline bool mt_migration_stamp(u64 now)
+{
+	return false;
+}
+
+static inline unsigned int mt_migration_stamped_why(void)
+{
+	return 0;
 }
 
 static inline bool mt_log_migration_fast(struct task_struct *p,
@@ -138,8 +236,13 @@ static __always_inline void ms_count_untimed(unsigned int why)
 {
 	unsigned int col = ms_col[why & 0xff][why >> 8];
 
+	/*
+	 * time_after_eq() without its typecheck(), whose dummies an
+	 * initializing of automatic variables (INIT_STACK_ALL_ZERO) would
+	 * give a stack frame to every hook.
+	 */
 	if (BITS_PER_LONG == 32 ||
-	    unlikely(time_after_eq(jiffies, raw_cpu_read(ms_period_end_tick)))) {
+	    unlikely((long)(jiffies - raw_cpu_read(ms_period_end_tick)) >= 0)) {
 		ms_count_untimed_slow(col);
 		return;
 	}

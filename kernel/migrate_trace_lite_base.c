@@ -21,6 +21,7 @@
 #include "migrate_trace_lite_base.h"
 
 DEFINE_STATIC_KEY_FALSE(mt_hooks_key);
+DEFINE_STATIC_KEY_FALSE(mt_rare_key);	/* see mt_hooks_rare() */
 /* Serializes every control operation of mt and mstat, and reader opens. */
 DEFINE_MUTEX(mt_mutex);
 /*

@@ -69,6 +69,19 @@ void mt_hooks_get(bool *held);
 void mt_hooks_put(bool *held);
 
 /*
+ * On while a hook has more to do than its fast path: sched_migrate_reason
+ * has consumers, or the trace's filter leaves moves out.  Each holds one
+ * reference, so that the fast path tests one static branch for both.
+ */
+DECLARE_STATIC_KEY_FALSE(mt_rare_key);
+
+/* Whether the hooks take their out-of-line path; it tells what to do. */
+static __always_inline bool mt_hooks_rare(void)
+{
+	return static_branch_unlikely(&mt_rare_key);
+}
+
+/*
  * Moves left to a wakeup, by the task's pid: pid << 8 | reason (see
  * __mt_note_deferred()).  Inline, for the wakeup hook's path looks here
  * whenever wake_cpu is not the task's CPU.

@@ -568,6 +568,45 @@ static void mt_test_pids_fork(struct kunit *test)
 	mt_test_reset(test);
 }
 
+/*
+ * A filter that selects no wakeup leaves one out before its reason is
+ * resolved; the wakeup still takes its note, so that a later move of the
+ * task that the filter selects cannot inherit it.  The statistics do not
+ * run: with them, the wakeup's reason is resolved for their count.
+ */
+static void mt_test_filter_reject_cause(struct kunit *test)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_rejected");
+	struct mt_test_moves *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long flags;
+	int this, b, c;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	s->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_test_filter_write(test, "migration_cpu_stop", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	mt_test_place(t, b);
+	mt_note(t, MT_REASON_IDLE_CPU);
+	__mt_migrate_wakeup(t, c);					/* out */
+	__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);	/* in, no reason */
+	mt_note(t, MT_REASON_FALLBACK);
+	__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);	/* in */
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ_MSG(test, s->n, 2U, "moves: %s", mt_test_moves_str(test, s));
+	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+	KUNIT_EXPECT_EQ(test, s->m[0].reason, MT_REASON_NONE);
+	KUNIT_EXPECT_EQ(test, s->m[1].cause, MT_CAUSE_MIGRATION_CPU_STOP);
+	KUNIT_EXPECT_EQ(test, s->m[1].reason, MT_REASON_FALLBACK);
+	mt_test_reset(test);
+}
+
 static struct kunit_case mt_filter_test_cases[] = {
 	KUNIT_CASE(mt_test_filter_forms),
 	KUNIT_CASE(mt_test_filter_refused),
@@ -580,6 +619,7 @@ static struct kunit_case mt_filter_test_cases[] = {
 	KUNIT_CASE(mt_test_pids_when),
 	KUNIT_CASE(mt_test_pids_hooks),
 	KUNIT_CASE(mt_test_pids_fork),
+	KUNIT_CASE(mt_test_filter_reject_cause),
 	{}
 };
 

@@ -56,6 +56,12 @@ static __always_inline u32 mt_rec_info(unsigned int why, unsigned int len)
 #endif
 }
 
+/* MT_WHY(type, reason) of a record. */
+static __always_inline unsigned int mt_rec_why(const struct mt_rec *rec)
+{
+	return MT_WHY(rec->type, rec->reason);
+}
+
 struct mt_rec_migrate {
 	struct mt_rec hdr;
 	u16 from;

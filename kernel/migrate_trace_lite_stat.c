@@ -89,6 +89,7 @@ static DEFINE_PER_CPU(struct ms_cpu, ms_cpus);
 static atomic64_t *ms_hist;
 
 bool ms_collecting;			/* see ms_stat_running() */
+DEFINE_STATIC_KEY_FALSE(ms_stat_key);	/* see ms_stat_may_run() */
 /* Under mt_mutex: */
 static bool ms_holds_hooks;
 static bool ms_started;			/* a collection ran since the reset */
@@ -114,8 +115,10 @@ static atomic64_t *ms_row(u64 period)
 static void ms_release_hooks_workfn(struct work_struct *work)
 {
 	mutex_lock(&mt_mutex);
-	if (!READ_ONCE(ms_collecting))
+	if (!READ_ONCE(ms_collecting)) {
+		static_branch_disable(&ms_stat_key);
 		mt_hooks_put(&ms_holds_hooks);
+	}
 	mutex_unlock(&mt_mutex);
 }
 
@@ -355,6 +358,8 @@ VISIBLE_IF_KUNIT int ms_start_locked(void)
 	}
 	ms_started = true;
 	ms_folded = false;
+	/* Before the hooks count: see ms_stat_may_run(). */
+	static_branch_enable_cpuslocked(&ms_stat_key);
 	/* Publish the per-CPU state above to the hooks (ms_stat_running()). */
 	smp_store_release(&ms_collecting, true);
 	cpus_read_unlock();
@@ -406,6 +411,7 @@ VISIBLE_IF_KUNIT void ms_stop_locked(void)
 	} else if (ms_started && !ms_folded) {
 		ms_complete = MS_NR_PERIODS;	/* stopped itself: full */
 	}
+	static_branch_disable(&ms_stat_key);
 	mt_hooks_put(&ms_holds_hooks);
 	if (!ms_started || ms_folded)
 		return;			/* no writer to wait for */

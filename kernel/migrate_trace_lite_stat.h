@@ -6,6 +6,7 @@
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_STAT_H
 #define _KERNEL_MIGRATE_TRACE_LITE_STAT_H
 
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 
 #include "migrate_trace_lite_base.h"
@@ -19,6 +20,19 @@ static inline bool ms_stat_running(void)
 {
 	/* Pairs with the release of ms_start_locked(). */
 	return smp_load_acquire(&ms_collecting);
+}
+
+/*
+ * On from before a start lets the hooks count until the stop after it:
+ * while it is off, the stat does not collect, and a hook that logs for
+ * the trace asks no more than a static branch.
+ */
+DECLARE_STATIC_KEY_FALSE(ms_stat_key);
+
+/* Whether the stat may count: ms_stat_running() then tells. */
+static __always_inline bool ms_stat_may_run(void)
+{
+	return static_branch_unlikely(&ms_stat_key);
 }
 
 /* The column of a cause and reason; the hooks count into ms_counts[]. */
@@ -50,6 +64,11 @@ int ms_bench_start_locked(void);
 #else /* !CONFIG_SNSC_LITE_MIGRATION_STAT */
 
 static inline bool ms_stat_running(void)
+{
+	return false;
+}
+
+static inline bool ms_stat_may_run(void)
 {
 	return false;
 }

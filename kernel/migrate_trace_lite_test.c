@@ -171,6 +171,52 @@ static void mt_test_migration_fields(struct kunit *test)
 }
 
 /*
+ * The wakeup hook fills a record before it reads the clock; a delta past
+ * 32 bits, or a clock that stepped back, then sends the filled record to
+ * the ring's slow path (a time record, or a clamped one, before it),
+ * whose fields must be the move's still.
+ */
+static void mt_test_filled_slow(struct kunit *test)
+{
+	struct task_struct *t = mt_test_made_up_task(test, "mt_filled");
+	struct mt_test_moves *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	unsigned long flags;
+	int this, b, c, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs 3 possible CPUs");
+	st->pid = t->pid;
+	mt_test_reset(test);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	local_irq_save(flags);
+	mt_test_three_cpus(&this, &b, &c);
+	mt_test_place(t, b);
+	__mt_migrate_wakeup(t, c);		/* the ring's first record */
+	__mt_migrate_wakeup(t, c);		/* the fast path */
+	/* The CPU's last record 8.6 s ago: a delta past 32 bits. */
+	raw_cpu_write(mt_rings.wlast, raw_cpu_read(mt_rings.wlast) - (1ULL << 33));
+	__mt_migrate_wakeup(t, c);
+	/* Its last record a second ahead: the clock stepped back. */
+	raw_cpu_write(mt_rings.wlast, raw_cpu_read(mt_rings.wlast) + NSEC_PER_SEC);
+	mt_note(t, MT_REASON_IDLE_PREV);
+	__mt_migrate_wakeup(t, c);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
+	KUNIT_EXPECT_GT(test, mt_ring_clamped(this), 0UL);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, st), 0);
+	KUNIT_ASSERT_EQ_MSG(test, st->n, 4U, "moves: %s", mt_test_moves_str(test, st));
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, st->m[i].cause, MT_CAUSE_TRY_TO_WAKE_UP);
+		KUNIT_EXPECT_EQ(test, st->m[i].from, b);
+		KUNIT_EXPECT_EQ(test, st->m[i].to, c);
+	}
+	KUNIT_EXPECT_EQ(test, st->m[2].reason, MT_REASON_NONE);
+	KUNIT_EXPECT_EQ(test, st->m[3].reason, MT_REASON_IDLE_PREV);
+	mt_test_reset(test);
+}
+
+/*
  * A task that went through exit_notify() may be reaped, and leave the
  * task list, before the scheduler is done with it: its move is preceded
  * by its name, once per trace.  A move of a live task, or of one still
@@ -906,6 +952,7 @@ static struct kunit_case mt_test_cases[] = {
 	KUNIT_CASE(mt_test_enable_rules),
 	KUNIT_CASE(mt_test_migration_fields),
 	KUNIT_CASE(mt_test_exiting_named),
+	KUNIT_CASE(mt_test_filled_slow),
 	KUNIT_CASE(mt_test_start_names_first),
 	KUNIT_CASE(mt_test_start_refused),
 	KUNIT_CASE(mt_test_ring_chunks),

@@ -708,18 +708,25 @@ int mt_bench_start_trace_locked(void)
 /* The hooks' filtered path is on while either filter leaves moves out. */
 static void mt_filter_key_update_locked(void)
 {
-	if (mt_filter_is_all(&mt_trace_filter) && !mt_trace_pids.nr)
-		static_branch_disable(&mt_filter_key);
-	else
+	bool on = !mt_filter_is_all(&mt_trace_filter) || mt_trace_pids.nr;
+
+	if (on == static_key_enabled(&mt_filter_key))
+		return;
+	if (on) {
 		static_branch_enable(&mt_filter_key);
+		static_branch_inc(&mt_rare_key);
+	} else {
+		static_branch_disable(&mt_filter_key);
+		static_branch_dec(&mt_rare_key);
+	}
 }
 
 /**
  * mt_trace_set_filter_locked() - set the moves the next trace records
  * @f: the filter
  *
- * The hooks test the filter only behind mt_filter_key, so that a trace
- * of every move pays nothing for it.
+ * The hooks test the filter only behind mt_filter_key, and reach it
+ * behind mt_rare_key, so that a trace of every move pays nothing for it.
  *
  * Context: under mt_mutex, with no trace started since the reset (no
  * writer reads the filter); may sleep.

@@ -50,6 +50,12 @@ static __always_inline bool mt_trace_selects(struct task_struct *p,
 	       (!mt_pid_bits || mt_pids_match(mt_pid_bits, READ_ONCE(p->pid)));
 }
 
+/* Whether the trace records no move of @cause, whatever its reason. */
+static __always_inline bool mt_trace_rejects_cause(unsigned int cause)
+{
+	return !mt_trace_filter.mask[cause];
+}
+
 extern unsigned long mt_buf_size_kb;	/* the size asked for */
 extern unsigned int mt_trace_readers;	/* trace file opens, under mt_mutex */
 extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
@@ -112,6 +118,11 @@ static inline bool mt_trace_selects(struct task_struct *p, unsigned int why)
 
 static inline void mt_follow_fork(struct task_struct *p)
 {
+}
+
+static inline bool mt_trace_rejects_cause(unsigned int cause)
+{
+	return false;
 }
 
 static inline void mt_log_comm(unsigned int type, struct task_struct *p)
