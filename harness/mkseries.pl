@@ -160,9 +160,11 @@ sub cut_decls {
 # adds what is cut here, as a consumer.
 my @base_later = qw(mt_parse_ulong mt_parse_enable mt_read_ulong mt_parse_reset
 		    mt_write_reset mt_clock_offset_now);
-my @hooks_later = qw(mt_count mt_log_slow_and_count mt_log_exiting_and_count
-		     mt_log_and_count_at mt_move_begin mt_move_filtered mt_log_move_at
-		     __mt_set_task_comm migrate_trace_lite_init);
+my @hooks_later = qw(mt_count mt_log_slow_and_count mt_log_filled_slow_and_count
+		     mt_log_exiting_and_count mt_log_and_count_at mt_move_begin
+		     mt_move_filtered mt_move_traced mt_move_fast mt_log_move_at
+		     mt_wakeup_plain mt_wakeup_rare mt_wakeup_noted mt_wakeup_filtered
+		     mt_task_rare __mt_set_task_comm migrate_trace_lite_init);
 
 sub cut_to_part1 {
 	my ($text, $file) = @_;
@@ -186,10 +188,19 @@ sub cut_to_part1 {
 			or die "$P: $file: no consumers after the event\n";
 		$text =~ s{^/\*\n \* A move while sched_migrate_reason is enabled: .*?\*/\n}{/* A move while sched_migrate_reason is enabled: out of the hooks' line. */\n}ms
 			or die "$P: $file: no comment on the event's path\n";
-		$text =~ s/^\tif \(mt_trace_running\(\)\) \{\n.*?^\t\}(?: else if \(ms_stat_running\(\)\) \{\n.*?^\t\})?\n//msg;
-		$text =~ s/^\tif \(trace_sched_migrate_reason_enabled\(\)\) \{\n\t\t(mt_event_\w+\([^\n]*\);)\n\t\treturn;\n\t\}\n(?=\}\n)/\tif (trace_sched_migrate_reason_enabled())\n\t\t$1\n/mg == 2
-			or die "$P: $file: no two hooks that fire the event\n";
-		$text =~ s/^( \* )Logs the move if the trace runs, else counts it if the stat runs\.  /$1/mg == 2
+		# The hooks fire the event, their one consumer, and do nothing else.
+		$text =~ s/^\tif \(mt_hooks_rare\(\)\) \{\n.*?^\}\n/\tif (trace_sched_migrate_reason_enabled())\n\t\tmt_event_wakeup(p, new_cpu);\n}\n/ms
+			or die "$P: $file: no rare case in the wakeup hook\n";
+		$text =~ s/^\tif \(mt_hooks_rare\(\)\) \{\n\t\tmt_task_rare\(p, new_cpu, why\);\n.*?^\}\n/\tif (trace_sched_migrate_reason_enabled())\n\t\tmt_event_task(p, new_cpu, why);\n}\n/ms
+			or die "$P: $file: no rare case in the move hook\n";
+		$text =~ s/^(\tunsigned int from = task_cpu\(p\)), reason;\n/$1;\n/m
+			or die "$P: $file: no wakeup hook's variables\n";
+		# The key the trace's filter shares with the event is the trace's.
+		$text =~ s/^\t\/\* tracepoints_mutex serializes the only writers of mt_event_held\. \*\/\n\tif \(!mt_event_held\)\n\t\tstatic_branch_inc\(&mt_rare_key\);\n//m
+			or die "$P: $file: no rare key in mt_event_reg()\n";
+		$text =~ s/^\tif \(mt_event_held\)\n\t\tstatic_branch_dec\(&mt_rare_key\);\n//m
+			or die "$P: $file: no rare key in mt_event_unreg()\n";
+		$text =~ s/^ \* Logs the move if the trace runs, else counts it if the stat runs\.  A\n \* / * A /mg == 2
 			or die "$P: $file: no two hooks that log or count\n";
 		$text =~ s/^ \* Fires sched_migrate_reason first if it is enabled\.\n/ * Fires sched_migrate_reason if it is enabled.\n/mg;
 		# A new task: only a stale deferral of its pid to drop.
@@ -210,6 +221,8 @@ sub cut_to_part1 {
 }s or die "$P: $file: no head comment\n";
 		$text =~ s{^/\*\n \* The reasons each cause can have: .*?^\};\n\n}{}ms
 			or die "$P: $file: no mt_cause_reasons[]\n";
+		$text =~ s/^DEFINE_STATIC_KEY_FALSE\(mt_rare_key\);[^\n]*\n//m
+			or die "$P: $file: no mt_rare_key\n";
 		$text = cut_defs($text, $file, @base_later);
 		$text =~ s{^/\* Serializes every control operation of mt and mstat, and reader opens\. \*/\nDEFINE_MUTEX\(mt_mutex\);\n}{}m
 			or die "$P: $file: no mt_mutex\n";
@@ -224,6 +237,8 @@ sub cut_to_part1 {
 }s or die "$P: $file: no head comment\n";
 		$text =~ s{^/\* The reasons each cause can have, .*?^extern const u64 mt_cause_reasons\[MT_CAUSE_END\];\n\n}{}ms
 			or die "$P: $file: no reasons of the causes\n";
+		$text =~ s{^/\*\n \* On while a hook has more to do than its fast path.*?^static __always_inline bool mt_hooks_rare\(void\)\n\{\n[^\n]*\n\}\n\n}{}ms
+			or die "$P: $file: no mt_hooks_rare()\n";
 		$text = cut_decls($text, $file, @base_later);
 		$text =~ s{^/\* Serializes every control operation of mt and mstat, and reader opens\. \*/\nextern struct mutex mt_mutex;\n\n}{}m
 			or die "$P: $file: no mt_mutex\n";
@@ -249,7 +264,7 @@ sub cut_to_part1 {
 		$text =~ s/^#include <linux\/errno\.h>\n//m;
 	}
 	die "$P: $file still refers to mt or mstat after the cut: $1\n"
-		if $text =~ /\b(mt_trace_running|ms_stat_running|mt_log_comm|mt_mutex|mt_parse_\w+|\w*set_task_comm|mt_filtering|mstat|facilit\w+|Documentation\/\S+|MT_REASONS_\w+)\b/ &&
+		if $text =~ /\b(mt_trace_running|ms_stat_running|mt_log_comm|mt_mutex|mt_parse_\w+|\w*set_task_comm|mt_filtering|mt_rare_key|mt_hooks_rare|mstat|facilit\w+|Documentation\/\S+|MT_REASONS_\w+)\b/ &&
 		   ($file ne 'include/linux/migrate_trace_lite.h' || $1 !~ /set_task_comm/);
 	$text =~ s/\n{3,}/\n\n/g;
 	return $text;
@@ -411,8 +426,9 @@ freed by a reset.  Without overwrite, a full buffer stops the trace,
 counting what it drops; with overwrite the buffers are a flight
 recorder that recycles its oldest chunks and counts what they held.
 Overwrite may change while the trace runs: each chunk switch does as it
-says then, and the counts go by the ring, not the flag.  After the stop, the trace file is a snapshot of every
-CPU's ring merged by time with a min-heap.
+says then, and the counts go by the ring, not the flag.  After the
+stop, the trace file is a snapshot of every CPU's ring merged by time
+with a min-heap.
 
 The clock is local_clock(); the header names it and gives its offset
 from sched_clock(), ftrace's "local" clock, so that a trace lines up

@@ -471,12 +471,18 @@ static __always_inline unsigned int mt_move_why(struct task_struct *p,
 	return MT_WHY(why, mt_reason(p, task_cpu(p), new_cpu, why));
 }
 
+static noinline __cold void mt_event_task(struct task_struct *p,
+					  unsigned int new_cpu, unsigned int why)
+{
+	mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+}
+
 /* The event, or the trace's filter, with the move's cause and reason. */
 static noinline void mt_task_rare(struct task_struct *p, unsigned int new_cpu,
 				  unsigned int why)
 {
 	if (trace_sched_migrate_reason_enabled()) {
-		mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
+		mt_event_task(p, new_cpu, why);
 	} else if (mt_trace_running()) {
 		why = mt_move_why(p, new_cpu, why);
 		if (mt_filtering())

@@ -144,7 +144,8 @@ ktap_print_msg "switched: $(grep -vc '^#' "$T") lines;" \
 check "every line is well formed, in time order" \
 	"$(mt_malformed "$T" | head -3)$(grep -v '^#' "$T" | cut -d' ' -f1 | sort -c 2>&1)" ""
 check "records were both overwritten and dropped" \
-	"$(awk '$2 == "overwrite" { o = $3 } $2 == "overwritten" { n = $3 } $2 == "dropped" { d = $3 }
+	"$(awk '$2 == "overwrite" { o = $3 } $2 == "overwritten" { n = $3 }
+		$2 == "dropped" { d = $3 }
 		END { print o, (n > 0) ? "some" : "none", (d > 0) ? "some" : "none" }' "$T")" \
 	"0 some some"
 # Each CPU's lost lines: what it lost to the flight recorder (first) and
