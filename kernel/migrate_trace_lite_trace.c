@@ -623,8 +623,14 @@ static int mt_start_new_locked(void)
 	ret = mt_alloc_task_list();
 	if (ret) {
 		mt_hooks_put(&mt_holds_hooks);
-		/* The dump may be reading the buffers: then keep them. */
-		if (!had)
+		/*
+		 * No trace started: the dump is disarmed again, and the
+		 * buffers go unless a write of buffer_size_kb made them.  A
+		 * dump that already reads them keeps them, armed or not.
+		 */
+		if (had)
+			mt_dump_hold();
+		else
 			mt_free_locked();
 		return ret;
 	}
