@@ -15,13 +15,16 @@ run_tests mt_pipe mt_flight mt_filter mt_pidfilter mt_stress
 # of our files (/guest/our-functions), "mt_log_slow_and_count+0x.." say,
 # with a ".cold" or ".isra.0" part or not; not when a task of ours is just
 # the one that ran ("Comm: mt_helper"), nor for the maple tree's mt_find().
+# Nor when our function is only below an interrupt's entry in a stack
+# (asm_sysvec_*, asm_common_interrupt, asm_exc_*): the unwinder goes on
+# into the code the interrupt stopped, which took no part in the access.
 ours_in() {
 	awk -v names=/guest/our-functions '
 		BEGIN { while ((getline n < names) > 0) ours[n] = 1 }
 		function check(fn) { sub(/[.+].*/, "", fn); if (fn in ours) mine = 1 }
 		{ line = $0; sub(/^\[[^]]*\] */, "", line) }
 		line ~ /^BUG: KCSAN: / {
-			on = 1; rep = ""; mine = 0; all++
+			on = 1; rep = ""; mine = 0; all++; below = 0
 			t = line; sub(/^BUG: KCSAN: [^ ]+ in /, "", t)
 			n = split(t, f, " / ")
 			for (i = 1; i <= n; i++)
@@ -29,7 +32,12 @@ ours_in() {
 		}
 		!on { next }
 		{ rep = rep $0 "\n" }
-		line ~ /^(\? )?[A-Za-z_][A-Za-z0-9_.]*\+0x/ { fn = line; sub(/^\? /, "", fn); check(fn) }
+		# Each access has a stack of its own, after a line that says which.
+		line ~ / to 0x[0-9a-f]+ of [0-9]+ bytes by / { below = 0 }
+		line ~ /^(\? )?asm_(sysvec_|common_interrupt|exc_)/ { below = 1 }
+		!below && line ~ /^(\? )?[A-Za-z_][A-Za-z0-9_.]*\+0x/ {
+			fn = line; sub(/^\? /, "", fn); check(fn)
+		}
 		line ~ /^=====/ { on = 0; if (mine) { n_ours++; printf "%s@@\n", rep } }
 		END { print all + 0, n_ours + 0 }' "$1"
 }
@@ -46,6 +54,13 @@ sample_log() {
 	[   2.000001] BUG: KCSAN: data-race in get_page_from_freelist / hrtimer_wakeup
 	[   2.000002]  $fn.isra.0+0x1f/0x40
 	[   2.000003] ==================================================================
+	[   3.000000] ==================================================================
+	[   3.000001] BUG: KCSAN: data-race in __tmigr_cpu_activate / tmigr_handle_remote
+	[   3.000002] read to 0xffff88803e91f2c4 of 1 bytes by interrupt on cpu 0:
+	[   3.000003]  tmigr_handle_remote+0x1f/0x40
+	[   3.000004]  asm_sysvec_apic_timer_interrupt+0x1a/0x20
+	[   3.000005]  $fn+0x1f/0x40
+	[   3.000006] ==================================================================
 	LOG
 }
 
@@ -74,10 +89,10 @@ sample_log >/tmp/sample.txt
 		echo "not ok 3 KCSAN watched from boot"
 	fi
 	if [ -s /guest/our-functions ] &&
-	   [ "$(ours_in /tmp/sample.txt | tail -n 1)" = "2 1" ]; then
-		echo "ok 4 the check tells a report of ours from the maple tree's"
+	   [ "$(ours_in /tmp/sample.txt | tail -n 1)" = "3 1" ]; then
+		echo "ok 4 the check tells a report of ours from the maple tree's and an interrupt's"
 	else
-		echo "not ok 4 the check tells a report of ours from the maple tree's"
+		echo "not ok 4 the check tells a report of ours from the maple tree's and an interrupt's"
 	fi
 } >"$MT_KEEP/kcsan.tap"
 # Every report, in full, for whoever looks into one.
