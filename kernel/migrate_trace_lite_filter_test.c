@@ -158,23 +158,34 @@ static int mt_test_filter_write(struct kunit *test, const char *text, bool repla
 	return mt_trace_filter_write(buf, replace);
 }
 
-/* The filter changes only before a trace starts, and sets its key. */
+/*
+ * The filter changes only before a trace starts; its key is on from the
+ * start to the reset, so that a filter for the next trace costs nothing.
+ */
 static void mt_test_filter_when(struct kunit *test)
 {
 	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "try_to_wake_up", true), 0);
-	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	/* The stat's and the event's hooks stay on their fast path. */
+	KUNIT_EXPECT_FALSE(test, mt_hooks_rare());
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "bogus", true), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "detach_tasks", false), -EBUSY);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	/* Stopped, its records were made under this filter still. */
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "detach_tasks", false), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	mt_test_reset(test);
-	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "all", true), 0);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
+	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "all", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	mt_test_reset(test);
 }
 
 #define MT_TEST_FILTER \
@@ -403,17 +414,21 @@ static void mt_test_pids_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(p, q, sizeof(*p)), 0);
 }
 
-/* The pids and event_fork change only before a trace starts; they set the key. */
+/*
+ * The pids and event_fork change only before a trace starts; the pids
+ * turn the key on from the start to the reset.
+ */
 static void mt_test_pids_when(struct kunit *test)
 {
 	mt_test_reset(test);
 	KUNIT_ASSERT_TRUE(test, mt_filter_is_all(&mt_trace_filter));
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
-	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	KUNIT_EXPECT_NOT_NULL(test, mt_pid_bits);
 	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "34", false), -EBUSY);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), -EBUSY);
 	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), -EBUSY);
@@ -422,15 +437,22 @@ static void mt_test_pids_when(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, &mt_trace_pids), "12");
 	KUNIT_EXPECT_TRUE(test, mt_trace_pids.fork);
 	mt_test_reset(test);
-	/* Either filter keeps the key on. */
+	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	/* Either filter turns the key on at the start. */
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "try_to_wake_up", true), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "all", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_filtering());
+	mt_test_reset(test);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "\n", true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
+	mt_test_reset(test);
 	KUNIT_EXPECT_NULL(test, mt_pid_bits);
 	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), 0);
 }

@@ -56,6 +56,7 @@ static bool mt_naming;
 /* Under mt_mutex: */
 static bool mt_holds_hooks;
 static bool mt_started;			/* a trace ran since the reset */
+static bool mt_filters_armed;		/* a start armed the filters' key */
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
 unsigned long mt_trace_starts;		/* new traces since boot, for the benchmark */
 #endif
@@ -575,6 +576,34 @@ static void mt_let_moves_in(void)
 }
 
 /*
+ * The hooks' filtered path is on while either filter leaves moves out of
+ * a trace started since the reset: a filter written for the next trace
+ * sends no hook out of line while only the stat or the event collects.
+ */
+static void mt_filter_key_update_locked(void)
+{
+	bool on = mt_filters_armed &&
+		  (!mt_filter_is_all(&mt_trace_filter) || mt_trace_pids.nr);
+
+	if (on == static_key_enabled(&mt_filter_key))
+		return;
+	if (on) {
+		static_branch_enable(&mt_filter_key);
+		static_branch_inc(&mt_rare_key);
+	} else {
+		static_branch_disable(&mt_filter_key);
+		static_branch_dec(&mt_rare_key);
+	}
+}
+
+/* A start or a reset: the filters' key follows whether a trace started. */
+static void mt_filters_arm_locked(bool armed)
+{
+	mt_filters_armed = armed;
+	mt_filter_key_update_locked();
+}
+
+/*
  * The pids a new trace selects: those written, without the children an
  * earlier trace followed.  No writer reads the bits: the start has not
  * published them yet, and the last trace was reset.
@@ -618,11 +647,14 @@ static int mt_start_new_locked(void)
 	mt_clock_offset = mt_clock_offset_now();
 	now = local_clock();
 	mt_dump_release();
+	/* Before names are wanted: forks are followed from the walk on. */
+	mt_filters_arm_locked(true);
 	mt_hooks_get(&mt_holds_hooks);
 	/* As late as can be: tasks forked until now need no spare room. */
 	ret = mt_alloc_task_list();
 	if (ret) {
 		mt_hooks_put(&mt_holds_hooks);
+		mt_filters_arm_locked(false);
 		/*
 		 * No trace started: the dump is disarmed again, and the
 		 * buffers go unless a write of buffer_size_kb made them.  A
@@ -711,28 +743,14 @@ int mt_bench_start_trace_locked(void)
 }
 #endif
 
-/* The hooks' filtered path is on while either filter leaves moves out. */
-static void mt_filter_key_update_locked(void)
-{
-	bool on = !mt_filter_is_all(&mt_trace_filter) || mt_trace_pids.nr;
-
-	if (on == static_key_enabled(&mt_filter_key))
-		return;
-	if (on) {
-		static_branch_enable(&mt_filter_key);
-		static_branch_inc(&mt_rare_key);
-	} else {
-		static_branch_disable(&mt_filter_key);
-		static_branch_dec(&mt_rare_key);
-	}
-}
 
 /**
  * mt_trace_set_filter_locked() - set the moves the next trace records
  * @f: the filter
  *
  * The hooks test the filter only behind mt_filter_key, and reach it
- * behind mt_rare_key, so that a trace of every move pays nothing for it.
+ * behind mt_rare_key, so that a trace of every move pays nothing for it;
+ * both go on when the trace starts, not here.
  *
  * Context: under mt_mutex, with no trace started since the reset (no
  * writer reads the filter); may sleep.
@@ -800,6 +818,7 @@ VISIBLE_IF_KUNIT int mt_reset_locked(void)
 	ret = mt_free_locked();
 	if (ret)
 		return ret;
+	mt_filters_arm_locked(false);
 	WRITE_ONCE(mt_started, false);
 	mt_reader_reset();
 	return 0;
