@@ -16,6 +16,7 @@ int mt_trace_set_size(unsigned long size_kb);
 int mt_trace_set_overwrite(bool on);
 int mt_trace_filter_write(char *text, bool replace);
 int mt_trace_pids_write(char *text, bool replace);
+void mt_trace_pids_clear(void);
 int mt_trace_event_fork_set(bool on);
 #endif
 #else

@@ -454,6 +454,17 @@ static void mt_test_pids_when(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	mt_test_reset(test);
 	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+	/* A release's clearing: refused once started, else event_fork kept. */
+	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
+	mt_trace_pids_clear();
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 1U);
+	mt_test_reset(test);
+	mt_trace_pids_clear();
+	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 0U);
+	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+	KUNIT_EXPECT_TRUE(test, mt_trace_pids.fork);
 	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), 0);
 }
 

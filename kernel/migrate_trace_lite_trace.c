@@ -780,22 +780,41 @@ int mt_trace_set_pids_locked(const struct mt_pids *p)
 	unsigned long *bits = mt_pid_bits;
 
 	lockdep_assert_held(&mt_mutex);
-	if (p->nr && !bits) {
+	if (!p->nr) {
+		mt_trace_clear_pids_locked(p->fork);
+		return 0;
+	}
+	if (!bits) {
 		bits = kvmalloc_array(BITS_TO_LONGS(PID_MAX_LIMIT),
 				      sizeof(unsigned long), MT_GFP);
 		if (!bits)
 			return -ENOMEM;
 	}
 	mt_trace_pids = *p;
-	if (p->nr) {
-		mt_pid_bits = bits;
-		mt_pids_arm();
-	} else {
-		mt_pid_bits = NULL;
-		kvfree(bits);
-	}
+	mt_pid_bits = bits;
+	mt_pids_arm();
 	mt_filter_key_update_locked();
 	return 0;
+}
+
+/**
+ * mt_trace_clear_pids_locked() - let the next trace record every task
+ * @fork: the event_fork setting to keep
+ *
+ * Allocates nothing, so that it cannot fail: a release of set_event_pid
+ * opened with O_TRUNC clears the pids with it.
+ *
+ * Context: under mt_mutex, with no trace started since the reset; may
+ * sleep.
+ */
+void mt_trace_clear_pids_locked(bool fork)
+{
+	lockdep_assert_held(&mt_mutex);
+	mt_trace_pids.nr = 0;
+	mt_trace_pids.fork = fork;
+	kvfree(mt_pid_bits);
+	mt_pid_bits = NULL;
+	mt_filter_key_update_locked();
 }
 
 /**

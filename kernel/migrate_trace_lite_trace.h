@@ -87,6 +87,7 @@ int mt_reset_locked(void);
 int mt_trace_resize_locked(unsigned long size_kb);
 void mt_trace_set_filter_locked(const struct mt_filter *f);
 int mt_trace_set_pids_locked(const struct mt_pids *p);
+void mt_trace_clear_pids_locked(bool fork);
 void mt_follow_fork(struct task_struct *p);
 
 #if IS_ENABLED(CONFIG_KUNIT)
