@@ -199,6 +199,10 @@ static void mt_test_dump_newest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_newest_pid(1, &entry), 2999);
 	/* More than there are: from the oldest. */
 	KUNIT_EXPECT_EQ(test, mt_newest_pid(5000, &entry), 0);
+	/* A writer stopped between its count and its commit: not a record. */
+	local64_inc(&this_cpu_ptr(&mt_rings)->entries);
+	KUNIT_EXPECT_EQ(test, mt_newest_pid(100, &entry), 2900);
+	local64_dec(&this_cpu_ptr(&mt_rings)->entries);
 
 	mt_ring_reset();
 	WRITE_ONCE(mt_overwrite, true);

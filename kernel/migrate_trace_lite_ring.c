@@ -782,6 +782,27 @@ static unsigned long mt_ring_chunk_of_entry(struct mt_ring *r, u64 entry,
 	return seq;
 }
 
+/*
+ * The records of @r committed: a writer counts its record before it
+ * commits it, and a panic may stop it in between.  Counted through the
+ * newest chunk, which is at most a chunk's records.
+ */
+static u64 mt_ring_committed(struct mt_ring *r)
+{
+	struct mt_chunk *c = mt_chunk_of(r, r->write_seq);
+	struct mt_cursor cur;
+	struct mt_rec *rec;
+	u64 ts;
+
+	if (READ_ONCE(c->seq) != r->write_seq)
+		return local64_read(&r->entries);
+	cur = (struct mt_cursor){ .seq = r->write_seq, .base = c->base_ts,
+				  .entry = c->first_entry };
+	while ((rec = mt_cursor_peek(r, &cur, &ts)))
+		mt_cursor_next(&cur, rec);
+	return cur.entry;
+}
+
 /**
  * mt_ring_seek_newest() - a snapshot reader's place @newest records back
  * @r: the ring, its writers stopped
@@ -793,7 +814,7 @@ static unsigned long mt_ring_chunk_of_entry(struct mt_ring *r, u64 entry,
  */
 void mt_ring_seek_newest(struct mt_ring *r, struct mt_cursor *cur, u64 newest)
 {
-	u64 entries = local64_read(&r->entries), target;
+	u64 entries = mt_ring_committed(r), target;
 	struct mt_rec *rec;
 	unsigned long seq;
 	u64 ts;
