@@ -315,7 +315,9 @@ void mt_ring_seek_newest(struct mt_ring *r, struct mt_cursor *cur, u64 newest);
  * looks at a CPU that has nothing left to read: if that CPU is not busy,
  * whatever it logs later is stamped later, and what the reader holds up
  * to its clock may be handed out (see migrate_trace_lite_pipe_merge.c).  With
- * interrupts disabled until mt_writer_end(); writers never nest.
+ * interrupts disabled until mt_writer_end(); writers never nest.  No
+ * barrier orders the flag before the clock read, which would cost every
+ * record: the reader's slack (MT_PIPE_SLACK_NS) covers the flag seen late.
  */
 static __always_inline void mt_writer_begin(void)
 {
