@@ -162,8 +162,8 @@ my @base_later = qw(mt_parse_ulong mt_parse_enable mt_read_ulong mt_parse_reset
 		    mt_write_reset mt_clock_offset_now);
 my @hooks_later = qw(mt_count mt_log_slow_and_count mt_log_filled_slow_and_count
 		     mt_log_exiting_and_count mt_log_and_count_at mt_move_begin
-		     mt_move_filtered mt_move_traced mt_move_fast mt_log_move_at
-		     mt_wakeup_plain mt_wakeup_rare mt_wakeup_noted mt_wakeup_filtered
+		     mt_move_rare mt_move_traced mt_move_fast mt_log_move_at
+		     mt_wakeup_plain mt_wakeup_rare mt_wakeup_noted mt_wakeup_out_of_line
 		     mt_task_rare __mt_set_task_comm migrate_trace_lite_init);
 
 sub cut_to_part1 {
@@ -206,7 +206,7 @@ sub cut_to_part1 {
 		# A new task: only a stale deferral of its pid to drop.
 		$text =~ s{^ \* Logs \@p's name, and drops a deferral noted for an earlier task of its\n \* pid\.  The barrier pairs with a starting trace's walk of the task list,\n \* so that the task is named by one or the other\.(?:  A trace that follows\n \* forks selects \@p if its parent \(current\) is selected\.)?\n}{ * Drops a deferral noted for an earlier task of its pid.\n}m
 			or die "$P: $file: no __mt_copy_process() text\n";
-		$text =~ s{^\t/\* Selected before its first move, which is wake_up_new_task\(\)'s\. \*/\n\tif \(mt_filtering\(\)\)\n\t\tmt_follow_fork\(p\);\n}{}m
+		$text =~ s{^\t/\* Selected before its first move, which is wake_up_new_task\(\)'s\. \*/\n\tif \(mt_filtering\(\) \|\| mt_instances_on\(\)\)\n\t\tmt_follow_fork\(p\);\n}{}m
 			or die "$P: $file: no fork following\n";
 		$text =~ s{^\t/\*\n\t \* \@p is linked into the task list.*?\tsmp_mb\(\);\n}{}ms
 			or die "$P: $file: no barrier in __mt_copy_process()\n";
@@ -304,7 +304,8 @@ my $k = 'kernel/migrate_trace_lite';
 # statistics' patch fills.
 my @trace_c = map { "$k$_" } ('_base.c', '_base.h', '_filter.c', '_filter.h', '_ring.c', '_ring.h', '_readers.c', '_readers.h',
 				'_trace.c', '_trace.h', '_control.c', '_control.h', '_output.c',
-				'_output.h', '_snap.c', '_snap.h', '.c', '.h');
+				'_output.h', '_snap.c', '_snap.h', '_instances.c', '_instances.h',
+				'.c', '.h');
 # What later patches add: their #ifdef blocks, Kconfig entries and
 # Makefile lines are left out of the earlier steps.
 my @trace = qw(SNSC_LITE_MIGRATION_TRACE SNSC_LITE_MIGRATION_TRACE_BUF_SIZE);
@@ -398,6 +399,25 @@ or without it.
 This patch and the previous one are the series' first part, which
 stands alone.  The next ones add two more consumers of the same hooks,
 the migration trace and statistics.
+EOT
+},
+{
+	subject => 'debugfs: let users make and remove directories of instances',
+	files => ['fs/debugfs/inode.c', 'include/linux/debugfs.h'],
+	body => <<'EOT',
+A debugfs facility that keeps several instances of its files, each with
+its own state, has no way to let users make one: debugfs refuses mkdir.
+tracefs has tracefs_create_instance_dir() for its instances/ directory;
+add the same to debugfs.
+
+debugfs_create_instance_dir() creates a directory whose mkdir and rmdir
+call the owner's callbacks with the name of the directory.  The
+callbacks create and remove it with the usual debugfs calls, which lock
+the parent, so the VFS's locks are dropped around them, as tracefs
+does; they serialize among themselves.
+
+The next patch's migration trace is the user: migration_trace/
+instances/NAME is a trace of its own, beside the top one.
 EOT
 },
 {

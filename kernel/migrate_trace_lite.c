@@ -188,7 +188,7 @@ static noinline __cold void mt_log_exiting_and_count(struct task_struct *p,
 						     unsigned int to,
 						     unsigned int why, u64 now)
 {
-	if (!mt_name_exiting(p, now)) {
+	if (!mt_name_exiting(&mt_top, p, now)) {
 		mt_writer_end();
 		mt_count(why, now);
 		return;
@@ -232,20 +232,33 @@ static __always_inline u64 mt_move_begin(void)
 }
 
 /*
- * The trace's filters leave some moves out: the reason comes first, and
- * a move left out reads no clock.  Out of line, behind mt_filter_key,
- * and on the event's path, which has its reason already.
+ * A move on the hooks' out-of-line path, its reason known: the top
+ * trace's filters, the instances, the stat.  A move that no trace
+ * records reads no clock; one that several record reads it once, after
+ * each one's writer is busy.
  */
-static noinline void mt_move_filtered(struct task_struct *p, unsigned int to,
-				      unsigned int why)
+static noinline void mt_move_rare(struct task_struct *p, unsigned int to,
+				  unsigned int why)
 {
-	if (mt_trace_selects(p, why)) {
-		u64 now = mt_move_begin();
+	bool top = mt_trace_running() &&
+		   (!mt_filtering() || mt_trace_selects(p, why));
+	unsigned long sel = mt_instances_on() ? mt_instances_begin(p, why) : 0;
+	u64 now;
 
-		mt_log_and_count_at(p, to, why, now);
-	} else if (ms_stat_running()) {
-		ms_count_untimed(why);
+	if (!top && !sel) {
+		if (ms_stat_running())
+			ms_count_untimed(why);
+		return;
 	}
+	if (top)
+		mt_writer_begin();
+	now = local_clock();
+	if (sel)
+		mt_instances_log(p, to, why, now, sel);
+	if (top)
+		mt_log_and_count_at(p, to, why, now);
+	else
+		mt_count(why, now);
 }
 
 /* A move the trace records, off the hooks' fast path. */
@@ -338,11 +351,8 @@ static void mt_event_log(struct task_struct *p, unsigned int new_cpu,
 			 unsigned int why)
 {
 	trace_sched_migrate_reason(p, new_cpu, why & 0xff, why >> 8);
-	/* The trace's filter is the trace's: the event saw every move. */
-	if (mt_trace_running())
-		mt_move_filtered(p, new_cpu, why);
-	else if (ms_stat_running())
-		ms_count_untimed(why);
+	/* The traces' filters are theirs: the event saw every move. */
+	mt_move_rare(p, new_cpu, why);
 }
 
 static noinline __cold void mt_event_wakeup(struct task_struct *p,
@@ -398,11 +408,11 @@ static __always_inline bool mt_wakeup_noted(struct task_struct *p,
 	return true;
 }
 
-/* A wakeup the trace's filter may select. */
-static noinline void mt_wakeup_filtered(struct task_struct *p,
-					unsigned int new_cpu)
+/* A wakeup on the hooks' out-of-line path: a filter, an instance. */
+static noinline void mt_wakeup_out_of_line(struct task_struct *p,
+					   unsigned int new_cpu)
 {
-	mt_move_filtered(p, new_cpu, mt_wakeup_why(p, new_cpu));
+	mt_move_rare(p, new_cpu, mt_wakeup_why(p, new_cpu));
 }
 
 /**
@@ -431,23 +441,17 @@ void __mt_migrate_wakeup(struct task_struct *p, unsigned int new_cpu)
 			mt_event_wakeup(p, new_cpu);
 			return;
 		}
-		if (mt_trace_running() && mt_filtering()) {
-			/*
-			 * A filter without wakeups leaves them out at once:
-			 * the move only drops what resolving its reason
-			 * would take.
-			 */
-			if (mt_trace_rejects_cause(MT_CAUSE_TRY_TO_WAKE_UP) &&
-			    !ms_stat_running() && likely(p->wake_cpu == from)) {
-				mt_drop_note();
-				return;
-			}
-			mt_wakeup_filtered(p, new_cpu);
+		/*
+		 * A filter without wakeups leaves them out at once: the move
+		 * only drops what resolving its reason would take.
+		 */
+		if (mt_trace_running() && mt_filtering() && !mt_instances_on() &&
+		    mt_trace_rejects_cause(MT_CAUSE_TRY_TO_WAKE_UP) &&
+		    !ms_stat_running() && likely(p->wake_cpu == from)) {
+			mt_drop_note();
 			return;
 		}
-		/* The event's key is not on yet, or no longer. */
-		if (mt_trace_running() || ms_stat_running())
-			mt_wakeup_rare(p, new_cpu, mt_take_note(p));
+		mt_wakeup_out_of_line(p, new_cpu);
 		return;
 	}
 	if (mt_trace_running()) {
@@ -477,21 +481,14 @@ static noinline __cold void mt_event_task(struct task_struct *p,
 	mt_event_log(p, new_cpu, mt_move_why(p, new_cpu, why));
 }
 
-/* The event, or the trace's filter, with the move's cause and reason. */
+/* The event, a filter or an instance, with the move's cause and reason. */
 static noinline void mt_task_rare(struct task_struct *p, unsigned int new_cpu,
 				  unsigned int why)
 {
-	if (trace_sched_migrate_reason_enabled()) {
+	if (trace_sched_migrate_reason_enabled())
 		mt_event_task(p, new_cpu, why);
-	} else if (mt_trace_running()) {
-		why = mt_move_why(p, new_cpu, why);
-		if (mt_filtering())
-			mt_move_filtered(p, new_cpu, why);
-		else
-			mt_move_traced(p, new_cpu, why);
-	} else if (ms_stat_running()) {
-		ms_count_untimed(mt_move_why(p, new_cpu, why));
-	}
+	else
+		mt_move_rare(p, new_cpu, mt_move_why(p, new_cpu, why));
 }
 
 /**
@@ -554,7 +551,7 @@ void __mt_copy_process(struct task_struct *p)
 	/* A deferral noted for an earlier task of this pid is not @p's. */
 	mt_take_deferred(p);
 	/* Selected before its first move, which is wake_up_new_task()'s. */
-	if (mt_filtering())
+	if (mt_filtering() || mt_instances_on())
 		mt_follow_fork(p);
 	mt_log_comm(MT_EV_COPY_PROCESS, p);
 }
@@ -578,10 +575,8 @@ static int __init migrate_trace_lite_init(void)
 
 	if (IS_ENABLED(CONFIG_SNSC_LITE_MIGRATION_TRACE))
 		dir = debugfs_create_dir("migration_trace", NULL);
-	mt_control_init(dir);
-	mt_snap_init(dir);
+	mt_instances_init(dir);
 	mt_oops_init(dir);
-	mt_pipe_init(dir);
 	mt_bench_init(dir);
 	ms_stat_init();
 	return 0;

@@ -10,12 +10,9 @@
 #include <linux/jiffies.h>
 
 #include "migrate_trace_lite_bench.h"
-#include "migrate_trace_lite_control.h"
+#include "migrate_trace_lite_instances.h"
 #include "migrate_trace_lite_oops.h"
-#include "migrate_trace_lite_snap.h"
-#include "migrate_trace_lite_pipe.h"
 #include "migrate_trace_lite_stat.h"
-#include "migrate_trace_lite_trace.h"
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mt_log_move_at(struct task_struct *p, unsigned int to, unsigned int why,
@@ -86,12 +83,12 @@ static __always_inline void mt_log_migration_slow(pid_t pid,
 
 	r = mt_ring_write_slow(ring, sizeof(*r), why & 0xff, why >> 8, now);
 	if (unlikely(!r)) {
-		mt_buffer_full(now);
+		mt_buffer_full(&mt_top, now);
 		return;
 	}
 	mt_fill_migration(r, pid, from, to);
 	mt_ring_advance(ring, sizeof(*r));
-	mt_reader_kick(true);
+	mt_reader_kick(&mt_top.rd, true);
 }
 
 /*

@@ -74,7 +74,7 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 static bool mt_bench_may_log_locked(void)
 {
 	lockdep_assert_held(&mt_mutex);
-	return (!mt_trace_running() || mt_trace_starts == mt_bench_trace) &&
+	return (!mt_trace_running() || mt_top.starts == mt_bench_trace) &&
 	       (!ms_stat_running() || ms_starts == mt_bench_stat);
 }
 
@@ -133,7 +133,7 @@ static int mt_bench_start(const char *what)
 	if (!ret && trace) {
 		ret = mt_bench_start_trace_locked();
 		if (!ret)
-			mt_bench_trace = mt_trace_starts;
+			mt_bench_trace = mt_top.starts;
 	}
 	if (!ret && stat) {
 		ret = ms_bench_start_locked();
@@ -156,10 +156,10 @@ static int mt_bench_dumpwalk(unsigned long n)
 
 	mutex_lock(&mt_mutex);
 	/* Not while a consuming reader moves its place in the rings. */
-	ret = mt_trace_running() || !mt_trace_started() || mt_reader_busy() ?
+	ret = mt_trace_running() || !mt_trace_started(&mt_top) || mt_reader_busy(&mt_top.rd) ?
 	      -EBUSY : 0;
 	if (!ret)
-		ret = mt_snap_alloc(&snap);
+		ret = mt_snap_alloc(&snap, &mt_top);
 	if (ret)
 		goto out;
 	/* The trace may have stopped itself: make sure writers are gone. */

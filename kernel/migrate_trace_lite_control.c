@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The migration trace's control files in migration_trace/ (enable, mark,
- * reset, overwrite, buffer_size_kb, filter, set_event_pid, event_fork,
- * stats) and its kernel API,
- * mt_trace_enable() and mt_trace_mark().
+ * The migration trace's control files (enable, mark, reset, overwrite,
+ * buffer_size_kb, filter, set_event_pid, event_fork, stats), in
+ * migration_trace/ for the top trace and in each instance's directory,
+ * and its kernel API, mt_trace_enable() and mt_trace_mark(), which
+ * control the top trace.
+ *
+ * Every file counts its opens in its trace (mt_trace_file_get()), so
+ * that rmdir refuses an instance whose file is open: a release may come
+ * after debugfs removed the file.
  */
 
 #define pr_fmt(fmt) "migrate_trace_lite: " fmt
@@ -23,6 +28,33 @@
 /* The smallest buffer: two chunks with room for a name and a time record. */
 #define MT_MIN_BUF_KB	1UL
 #define MT_MAX_BUF_KB	1048576UL
+
+/**
+ * mt_tr_enable() - start or stop a trace
+ * @tr: the trace
+ * @enable: true to start tracing, false to stop it
+ * @allow_restart: if false, refuse to start again before a reset
+ *
+ * As mt_trace_enable(), for the top trace or an instance.
+ *
+ * Context: process context; may sleep.
+ * Return: as mt_trace_enable().
+ */
+static int mt_tr_enable(struct mt_trace *tr, bool enable, bool allow_restart)
+{
+	int ret = 0;
+
+	/* A start may free buffers a dump reads: wait for it unlocked. */
+	if (enable && tr->dumps)
+		mt_dump_wait();
+	mutex_lock(&mt_mutex);
+	if (enable)
+		ret = mt_start_locked(tr, allow_restart);
+	else
+		mt_stop_locked(tr);
+	mutex_unlock(&mt_mutex);
+	return ret;
+}
 
 /**
  * mt_trace_enable() - start or stop the migration trace
@@ -46,18 +78,7 @@
  */
 int mt_trace_enable(bool enable, bool allow_restart)
 {
-	int ret = 0;
-
-	/* A start may free buffers a dump reads: wait for it unlocked. */
-	if (enable)
-		mt_dump_wait();
-	mutex_lock(&mt_mutex);
-	if (enable)
-		ret = mt_start_locked(allow_restart);
-	else
-		mt_stop_locked();
-	mutex_unlock(&mt_mutex);
-	return ret;
+	return mt_tr_enable(&mt_top, enable, allow_restart);
 }
 EXPORT_SYMBOL_GPL(mt_trace_enable);
 
@@ -73,14 +94,33 @@ EXPORT_SYMBOL_GPL(mt_trace_enable);
  */
 void mt_trace_mark(unsigned long mark)
 {
-	mt_log_mark(mark);
+	mt_log_mark(&mt_top, mark);
 }
 EXPORT_SYMBOL_GPL(mt_trace_mark);
+
+/* The trace a file belongs to. */
+static struct mt_trace *mt_file_trace(struct file *file)
+{
+	return file_inode(file)->i_private;
+}
+
+/* The open and release of a file with no state of its own. */
+static int mt_file_open(struct inode *inode, struct file *file)
+{
+	return mt_trace_file_get(inode->i_private);
+}
+
+static int mt_file_release(struct inode *inode, struct file *file)
+{
+	mt_trace_file_put(inode->i_private);
+	return 0;
+}
 
 static ssize_t mt_enable_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_tracing));
+	return mt_read_ulong(ubuf, count, ppos,
+			     READ_ONCE(mt_file_trace(file)->tracing));
 }
 
 static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
@@ -91,19 +131,22 @@ static ssize_t mt_enable_write(struct file *file, const char __user *ubuf,
 
 	ret = mt_parse_enable(ubuf, count, &on);
 	if (!ret)
-		ret = mt_trace_enable(on, 0);
+		ret = mt_tr_enable(mt_file_trace(file), on, 0);
 	return ret ? ret : count;
 }
 
 static const struct file_operations mt_enable_fops = {
-	.read	= mt_enable_read,
-	.write	= mt_enable_write,
-	.llseek	= default_llseek,
+	.open		= mt_file_open,
+	.read		= mt_enable_read,
+	.write		= mt_enable_write,
+	.release	= mt_file_release,
+	.llseek		= default_llseek,
 };
 
 static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	struct mt_trace *tr = mt_file_trace(file);
 	unsigned long val;
 	int ret, cpu;
 
@@ -111,11 +154,12 @@ static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	/* A mark that cannot be recorded is an error, not a silent no-op. */
-	ret = mt_log_mark(val);
+	ret = mt_log_mark(tr, val);
 	if (ret == -EINVAL) {
 		mutex_lock(&mt_mutex);
 		for_each_possible_cpu(cpu)
-			if (mt_ring_allocated() && mt_ring_dropped(cpu))
+			if (mt_ring_allocated(&tr->buf) &&
+			    mt_ring_dropped(&tr->buf, cpu))
 				ret = -ENOSPC;
 		mutex_unlock(&mt_mutex);
 	}
@@ -123,12 +167,15 @@ static ssize_t mt_mark_write(struct file *file, const char __user *ubuf,
 }
 
 static const struct file_operations mt_mark_fops = {
-	.write	= mt_mark_write,
-	.llseek	= noop_llseek,
+	.open		= mt_file_open,
+	.write		= mt_mark_write,
+	.release	= mt_file_release,
+	.llseek		= noop_llseek,
 };
 
 /**
- * mt_trace_reset() - reset the trace: free its buffers and names
+ * mt_trace_reset() - reset a trace: free its buffers and names
+ * @tr: the trace
  *
  * A dump on oops still reading the buffers is waited for without
  * mt_mutex: it may take seconds on a slow console, and every control
@@ -138,13 +185,14 @@ static const struct file_operations mt_mark_fops = {
  * Return: 0, or -EBUSY if the trace file or trace_pipe is open, or a dump
  * still runs.
  */
-VISIBLE_IF_KUNIT int mt_trace_reset(void)
+VISIBLE_IF_KUNIT int mt_trace_reset(struct mt_trace *tr)
 {
 	int ret;
 
-	mt_dump_wait();
+	if (tr->dumps)
+		mt_dump_wait();
 	mutex_lock(&mt_mutex);
-	ret = mt_reset_locked();
+	ret = mt_reset_locked(tr);
 	mutex_unlock(&mt_mutex);
 	return ret;
 }
@@ -155,13 +203,15 @@ static ssize_t mt_reset_write(struct file *file, const char __user *ubuf,
 	int ret = mt_parse_reset(ubuf, count);
 
 	if (!ret)
-		ret = mt_trace_reset();
+		ret = mt_trace_reset(mt_file_trace(file));
 	return ret ? ret : count;
 }
 
 static const struct file_operations mt_reset_fops = {
-	.write	= mt_reset_write,
-	.llseek	= noop_llseek,
+	.open		= mt_file_open,
+	.write		= mt_reset_write,
+	.release	= mt_file_release,
+	.llseek		= noop_llseek,
 };
 
 /*
@@ -170,19 +220,22 @@ static const struct file_operations mt_reset_fops = {
  * before the first start.  So a trace has one filter, which its header
  * states.  Overwrite is not one of them: see mt_trace_set_overwrite().
  */
-static int mt_settable_locked(void)
+static int mt_settable_locked(struct mt_trace *tr)
 {
-	return mt_trace_started() || mt_reader_busy() || mt_trace_readers ? -EBUSY : 0;
+	return mt_trace_started(tr) || mt_reader_busy(&tr->rd) ||
+	       tr->trace_readers ? -EBUSY : 0;
 }
 
 static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_overwrite));
+	return mt_read_ulong(ubuf, count, ppos,
+			     READ_ONCE(mt_file_trace(file)->buf.overwrite));
 }
 
 /**
  * mt_trace_set_overwrite() - switch the flight recorder on or off
+ * @tr: the trace
  * @on: recycle the oldest chunk of a full ring (true), or stop the trace
  *
  * At any time, also while a trace runs or is read.  Each writer reads the
@@ -199,11 +252,11 @@ static ssize_t mt_overwrite_read(struct file *file, char __user *ubuf,
  * Context: process context; takes mt_mutex.
  * Return: 0.
  */
-VISIBLE_IF_KUNIT int mt_trace_set_overwrite(bool on)
+VISIBLE_IF_KUNIT int mt_trace_set_overwrite(struct mt_trace *tr, bool on)
 {
 	/* The lock only orders it with the other control files. */
 	mutex_lock(&mt_mutex);
-	WRITE_ONCE(mt_overwrite, on);
+	WRITE_ONCE(tr->buf.overwrite, on);
 	mutex_unlock(&mt_mutex);
 	return 0;
 }
@@ -216,18 +269,21 @@ static ssize_t mt_overwrite_write(struct file *file, const char __user *ubuf,
 
 	ret = mt_parse_enable(ubuf, count, &on);
 	if (!ret)
-		ret = mt_trace_set_overwrite(on);
+		ret = mt_trace_set_overwrite(mt_file_trace(file), on);
 	return ret ? ret : count;
 }
 
 static const struct file_operations mt_overwrite_fops = {
-	.read	= mt_overwrite_read,
-	.write	= mt_overwrite_write,
-	.llseek	= default_llseek,
+	.open		= mt_file_open,
+	.read		= mt_overwrite_read,
+	.write		= mt_overwrite_write,
+	.release	= mt_file_release,
+	.llseek		= default_llseek,
 };
 
 /**
  * mt_trace_set_size() - set the buffers' size and allocate them
+ * @tr: the trace
  * @size_kb: each online CPU's buffer in KiB, in range
  *
  * After a reset, before the first start: the start then allocates
@@ -241,15 +297,16 @@ static const struct file_operations mt_overwrite_fops = {
  * available memory.  On failure the size and the buffers stay as they
  * were.
  */
-VISIBLE_IF_KUNIT int mt_trace_set_size(unsigned long size_kb)
+VISIBLE_IF_KUNIT int mt_trace_set_size(struct mt_trace *tr, unsigned long size_kb)
 {
 	int ret;
 
-	mt_dump_wait();
+	if (tr->dumps)
+		mt_dump_wait();
 	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
+	ret = mt_settable_locked(tr);
 	if (!ret)
-		ret = mt_trace_resize_locked(size_kb);
+		ret = mt_trace_resize_locked(tr, size_kb);
 	mutex_unlock(&mt_mutex);
 	return ret;
 }
@@ -257,7 +314,8 @@ VISIBLE_IF_KUNIT int mt_trace_set_size(unsigned long size_kb)
 static ssize_t mt_size_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_buf_size_kb));
+	return mt_read_ulong(ubuf, count, ppos,
+			     READ_ONCE(mt_file_trace(file)->buf_size_kb));
 }
 
 static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
@@ -271,18 +329,21 @@ static ssize_t mt_size_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
-	ret = mt_trace_set_size(val);
+	ret = mt_trace_set_size(mt_file_trace(file), val);
 	return ret ? ret : count;
 }
 
 static const struct file_operations mt_size_fops = {
-	.read	= mt_size_read,
-	.write	= mt_size_write,
-	.llseek	= default_llseek,
+	.open		= mt_file_open,
+	.read		= mt_size_read,
+	.write		= mt_size_write,
+	.release	= mt_file_release,
+	.llseek		= default_llseek,
 };
 
 /**
- * mt_trace_filter_write() - apply text written to the trace's filter
+ * mt_trace_filter_write() - apply text written to a trace's filter
+ * @tr: the trace
  * @text: the words (see migrate_trace_lite_filter.c); cut into them
  * @replace: the write replaces the filter rather than adding to it
  *
@@ -290,19 +351,20 @@ static const struct file_operations mt_size_fops = {
  * Return: 0; -EBUSY once a trace started since the reset, or while the
  * trace is read; or an error of mt_filter_parse(), the filter unchanged.
  */
-VISIBLE_IF_KUNIT int mt_trace_filter_write(char *text, bool replace)
+VISIBLE_IF_KUNIT int mt_trace_filter_write(struct mt_trace *tr, char *text,
+					   bool replace)
 {
 	struct mt_filter next;
 	int ret;
 
 	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
+	ret = mt_settable_locked(tr);
 	if (!ret) {
-		next = mt_trace_filter;
+		next = tr->filter;
 		ret = mt_filter_parse(&next, text, replace);
 	}
 	if (!ret)
-		mt_trace_set_filter_locked(&next);
+		mt_trace_set_filter_locked(tr, &next);
 	mutex_unlock(&mt_mutex);
 	return ret;
 }
@@ -319,7 +381,7 @@ static ssize_t mt_filter_read(struct file *file, char __user *ubuf,
 		return -ENOMEM;
 	seq_buf_init(&s, buf, MT_FILTER_TEXT_MAX + 1);
 	mutex_lock(&mt_mutex);
-	mt_filter_show(&s, &mt_trace_filter);
+	mt_filter_show(&s, &mt_file_trace(file)->filter);
 	mutex_unlock(&mt_mutex);
 	seq_buf_putc(&s, '\n');
 	ret = simple_read_from_buffer(ubuf, count, ppos, buf, seq_buf_used(&s));
@@ -336,7 +398,7 @@ static ssize_t mt_filter_read(struct file *file, char __user *ubuf,
 static int mt_filter_open(struct inode *inode, struct file *file)
 {
 	file->private_data = (void *)(unsigned long)!(file->f_flags & O_APPEND);
-	return 0;
+	return mt_trace_file_get(inode->i_private);
 }
 
 static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
@@ -351,7 +413,8 @@ static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	ret = strlen(text) == count ? mt_trace_filter_write(text, replace) : -EINVAL;
+	ret = strlen(text) == count ?
+	      mt_trace_filter_write(mt_file_trace(file), text, replace) : -EINVAL;
 	kfree(text);
 	if (ret)
 		return ret;
@@ -361,14 +424,16 @@ static ssize_t mt_filter_write(struct file *file, const char __user *ubuf,
 }
 
 static const struct file_operations mt_filter_fops = {
-	.open	= mt_filter_open,
-	.read	= mt_filter_read,
-	.write	= mt_filter_write,
-	.llseek	= default_llseek,
+	.open		= mt_filter_open,
+	.read		= mt_filter_read,
+	.write		= mt_filter_write,
+	.release	= mt_file_release,
+	.llseek		= default_llseek,
 };
 
 /**
  * mt_trace_pids_write() - apply text written to set_event_pid
+ * @tr: the trace
  * @text: pids (see mt_pids_parse()); cut into them
  * @replace: the write replaces the pids rather than adding to them
  *
@@ -377,7 +442,8 @@ static const struct file_operations mt_filter_fops = {
  * trace is read; -ENOMEM; or an error of mt_pids_parse(), the pids
  * unchanged.
  */
-VISIBLE_IF_KUNIT int mt_trace_pids_write(char *text, bool replace)
+VISIBLE_IF_KUNIT int mt_trace_pids_write(struct mt_trace *tr, char *text,
+					 bool replace)
 {
 	struct mt_pids *next;
 	int ret;
@@ -387,13 +453,13 @@ VISIBLE_IF_KUNIT int mt_trace_pids_write(char *text, bool replace)
 	if (!next)
 		return -ENOMEM;
 	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
+	ret = mt_settable_locked(tr);
 	if (!ret) {
-		*next = mt_trace_pids;
+		*next = tr->pids;
 		ret = mt_pids_parse(next, text, replace);
 	}
 	if (!ret)
-		ret = mt_trace_set_pids_locked(next);
+		ret = mt_trace_set_pids_locked(tr, next);
 	mutex_unlock(&mt_mutex);
 	kfree(next);
 	return ret;
@@ -411,7 +477,7 @@ static ssize_t mt_pids_read(struct file *file, char __user *ubuf,
 		return -ENOMEM;
 	seq_buf_init(&s, buf, MT_PIDS_TEXT_MAX + 1);
 	mutex_lock(&mt_mutex);
-	mt_pids_show(&s, &mt_trace_pids);
+	mt_pids_show(&s, &mt_file_trace(file)->pids);
 	mutex_unlock(&mt_mutex);
 	/* Every task: an empty file, as ftrace's. */
 	if (seq_buf_used(&s))
@@ -436,17 +502,21 @@ static ssize_t mt_pids_read(struct file *file, char __user *ubuf,
  */
 static int mt_pids_open(struct inode *inode, struct file *file)
 {
+	struct mt_trace *tr = inode->i_private;
 	unsigned long flags = 0;
-	int ret = 0;
+	int ret;
 
 	if ((file->f_mode & FMODE_WRITE) && !(file->f_flags & O_APPEND))
 		flags |= MT_PIDS_REPLACE;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+	mutex_lock(&mt_mutex);
+	ret = mt_trace_file_get_locked(tr);
+	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		flags |= MT_PIDS_CLEAR;
-		mutex_lock(&mt_mutex);
-		ret = mt_settable_locked();
-		mutex_unlock(&mt_mutex);
+		ret = mt_settable_locked(tr);
+		if (ret)
+			mt_trace_file_put_locked(tr);
 	}
+	mutex_unlock(&mt_mutex);
 	file->private_data = (void *)flags;
 	return ret;
 }
@@ -466,7 +536,8 @@ static ssize_t mt_pids_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(text))
 		return PTR_ERR(text);
 	ret = strlen(text) == count ?
-	      mt_trace_pids_write(text, flags & MT_PIDS_REPLACE) : -EINVAL;
+	      mt_trace_pids_write(mt_file_trace(file), text,
+				  flags & MT_PIDS_REPLACE) : -EINVAL;
 	kfree(text);
 	if (ret)
 		return ret;
@@ -477,24 +548,26 @@ static ssize_t mt_pids_write(struct file *file, const char __user *ubuf,
 
 /**
  * mt_trace_pids_clear() - what a release of an O_TRUNC open with no write does
+ * @tr: the trace
  *
  * A release cannot fail: a trace started since the open keeps the pids,
  * and the clearing allocates nothing.
  *
  * Context: process context; takes mt_mutex.
  */
-VISIBLE_IF_KUNIT void mt_trace_pids_clear(void)
+VISIBLE_IF_KUNIT void mt_trace_pids_clear(struct mt_trace *tr)
 {
 	mutex_lock(&mt_mutex);
-	if (!mt_settable_locked())
-		mt_trace_clear_pids_locked(mt_trace_pids.fork);
+	if (!mt_settable_locked(tr))
+		mt_trace_clear_pids_locked(tr, tr->pids.fork);
 	mutex_unlock(&mt_mutex);
 }
 
 static int mt_pids_release(struct inode *inode, struct file *file)
 {
 	if ((unsigned long)file->private_data & MT_PIDS_CLEAR)
-		mt_trace_pids_clear();
+		mt_trace_pids_clear(inode->i_private);
+	mt_trace_file_put(inode->i_private);
 	return 0;
 }
 
@@ -509,25 +582,27 @@ static const struct file_operations mt_pids_fops = {
 static ssize_t mt_event_fork_read(struct file *file, char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
-	return mt_read_ulong(ubuf, count, ppos, READ_ONCE(mt_trace_pids.fork));
+	return mt_read_ulong(ubuf, count, ppos,
+			     READ_ONCE(mt_file_trace(file)->pids.fork));
 }
 
 /**
  * mt_trace_event_fork_set() - set whether the next trace follows forks
+ * @tr: the trace
  * @on: a task that a selected task forks is selected too
  *
  * Context: process context; takes mt_mutex.
  * Return: 0, or -EBUSY once a trace started since the reset, or while
  * the trace is read.
  */
-VISIBLE_IF_KUNIT int mt_trace_event_fork_set(bool on)
+VISIBLE_IF_KUNIT int mt_trace_event_fork_set(struct mt_trace *tr, bool on)
 {
 	int ret;
 
 	mutex_lock(&mt_mutex);
-	ret = mt_settable_locked();
+	ret = mt_settable_locked(tr);
 	if (!ret)
-		WRITE_ONCE(mt_trace_pids.fork, on);
+		WRITE_ONCE(tr->pids.fork, on);
 	mutex_unlock(&mt_mutex);
 	return ret;
 }
@@ -540,14 +615,16 @@ static ssize_t mt_event_fork_write(struct file *file, const char __user *ubuf,
 
 	ret = mt_parse_enable(ubuf, count, &on);
 	if (!ret)
-		ret = mt_trace_event_fork_set(on);
+		ret = mt_trace_event_fork_set(mt_file_trace(file), on);
 	return ret ? ret : count;
 }
 
 static const struct file_operations mt_event_fork_fops = {
-	.read	= mt_event_fork_read,
-	.write	= mt_event_fork_write,
-	.llseek	= default_llseek,
+	.open		= mt_file_open,
+	.read		= mt_event_fork_read,
+	.write		= mt_event_fork_write,
+	.release	= mt_file_release,
+	.llseek		= default_llseek,
 };
 
 /*
@@ -561,54 +638,80 @@ static const struct file_operations mt_event_fork_fops = {
  */
 static int mt_stats_show(struct seq_file *m, void *v)
 {
-	u64 entries, total[3] = { }, pipe_clamped = mt_reader_clamped();
+	struct mt_trace *tr = m->private;
+	struct mt_buffer *b = &tr->buf;
+	u64 entries, total[3] = { }, pipe_clamped = mt_reader_clamped(&tr->rd);
 	unsigned long clamped = 0, nobuf = 0;
 	int cpu;
 
 	mutex_lock(&mt_mutex);
-	mutex_lock(&mt_reader_lock);
+	mutex_lock(&tr->rd.lock);
 	seq_puts(m, "# cpu entries dropped overwritten\n");
-	if (mt_ring_allocated()) {
+	if (mt_ring_allocated(b)) {
 		for_each_possible_cpu(cpu) {
-			u64 lost = mt_ring_overwritten(cpu);
+			u64 lost = mt_ring_overwritten(b, cpu);
 
-			entries = mt_ring_entries(cpu);
+			entries = mt_ring_entries(b, cpu);
 			seq_printf(m, "%d %llu %lu %llu\n", cpu, entries,
-				   mt_ring_dropped(cpu), lost);
+				   mt_ring_dropped(b, cpu), lost);
 			total[0] += entries;
-			total[1] += mt_ring_dropped(cpu);
+			total[1] += mt_ring_dropped(b, cpu);
 			total[2] += lost;
-			clamped += mt_ring_clamped(cpu);
+			clamped += mt_ring_clamped(b, cpu);
 		}
 	}
 	seq_printf(m, "total %llu %llu %llu\n", total[0], total[1], total[2]);
 	seq_printf(m, "clamped %lu %llu\n", clamped, pipe_clamped);
 	for_each_possible_cpu(cpu)
-		nobuf += mt_ring_nobuf(cpu);
+		nobuf += mt_ring_nobuf(b, cpu);
 	/* The memory the buffers take, which follows the CPUs online. */
-	seq_printf(m, "# buffer_cpus %u\n", mt_ring_nr_buffers());
-	seq_printf(m, "# buffer_bytes %llu\n", mt_ring_total_bytes());
+	seq_printf(m, "# buffer_cpus %u\n", mt_ring_nr_buffers(b));
+	seq_printf(m, "# buffer_bytes %llu\n", mt_ring_total_bytes(b));
 	seq_printf(m, "# nobuf %lu\n", nobuf);
-	mutex_unlock(&mt_reader_lock);
+	mutex_unlock(&tr->rd.lock);
 	mutex_unlock(&mt_mutex);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(mt_stats);
+
+static int mt_stats_open(struct inode *inode, struct file *file)
+{
+	int ret = mt_trace_file_get(inode->i_private);
+
+	if (ret)
+		return ret;
+	ret = single_open(file, mt_stats_show, inode->i_private);
+	if (ret)
+		mt_trace_file_put(inode->i_private);
+	return ret;
+}
+
+static int mt_stats_release(struct inode *inode, struct file *file)
+{
+	mt_trace_file_put(inode->i_private);
+	return single_release(inode, file);
+}
+
+static const struct file_operations mt_stats_fops = {
+	.open		= mt_stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= mt_stats_release,
+};
 
 /**
- * mt_control_init() - create the trace's control files
- * @dir: debugfs migration_trace/
+ * mt_control_init() - create a trace's control files
+ * @tr: the trace
+ * @dir: its debugfs directory
  */
-void __init mt_control_init(struct dentry *dir)
+void mt_control_init(struct mt_trace *tr, struct dentry *dir)
 {
-	debugfs_create_file("enable", 0600, dir, NULL, &mt_enable_fops);
-	debugfs_create_file("mark", 0200, dir, NULL, &mt_mark_fops);
-	debugfs_create_file("reset", 0200, dir, NULL, &mt_reset_fops);
-	debugfs_create_file("overwrite", 0600, dir, NULL, &mt_overwrite_fops);
-	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &mt_size_fops);
-	debugfs_create_file("filter", 0600, dir, NULL, &mt_filter_fops);
-	debugfs_create_file("set_event_pid", 0600, dir, NULL, &mt_pids_fops);
-	debugfs_create_file("event_fork", 0600, dir, NULL, &mt_event_fork_fops);
-	debugfs_create_file("stats", 0400, dir, NULL, &mt_stats_fops);
-	mt_ring_init();
+	debugfs_create_file("enable", 0600, dir, tr, &mt_enable_fops);
+	debugfs_create_file("mark", 0200, dir, tr, &mt_mark_fops);
+	debugfs_create_file("reset", 0200, dir, tr, &mt_reset_fops);
+	debugfs_create_file("overwrite", 0600, dir, tr, &mt_overwrite_fops);
+	debugfs_create_file("buffer_size_kb", 0600, dir, tr, &mt_size_fops);
+	debugfs_create_file("filter", 0600, dir, tr, &mt_filter_fops);
+	debugfs_create_file("set_event_pid", 0600, dir, tr, &mt_pids_fops);
+	debugfs_create_file("event_fork", 0600, dir, tr, &mt_event_fork_fops);
+	debugfs_create_file("stats", 0400, dir, tr, &mt_stats_fops);
 }

@@ -9,18 +9,20 @@
 #include "migrate_trace_lite_trace.h"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
-void mt_control_init(struct dentry *dir);
+void mt_control_init(struct mt_trace *tr, struct dentry *dir);
+int mt_trace_reset(struct mt_trace *tr);
 #if IS_ENABLED(CONFIG_KUNIT)
-int mt_trace_reset(void);
-int mt_trace_set_size(unsigned long size_kb);
-int mt_trace_set_overwrite(bool on);
-int mt_trace_filter_write(char *text, bool replace);
-int mt_trace_pids_write(char *text, bool replace);
-void mt_trace_pids_clear(void);
-int mt_trace_event_fork_set(bool on);
+int mt_trace_set_size(struct mt_trace *tr, unsigned long size_kb);
+int mt_trace_set_overwrite(struct mt_trace *tr, bool on);
+int mt_trace_filter_write(struct mt_trace *tr, char *text, bool replace);
+int mt_trace_pids_write(struct mt_trace *tr, char *text, bool replace);
+void mt_trace_pids_clear(struct mt_trace *tr);
+int mt_trace_event_fork_set(struct mt_trace *tr, bool on);
 #endif
 #else
-static inline void mt_control_init(struct dentry *dir)
+struct mt_trace;
+
+static inline void mt_control_init(struct mt_trace *tr, struct dentry *dir)
 {
 }
 #endif

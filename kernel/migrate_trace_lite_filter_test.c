@@ -155,7 +155,7 @@ static int mt_test_filter_write(struct kunit *test, const char *text, bool repla
 	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	return mt_trace_filter_write(buf, replace);
+	return mt_trace_filter_write(&mt_top, buf, replace);
 }
 
 /*
@@ -170,18 +170,18 @@ static void mt_test_filter_when(struct kunit *test)
 	/* The stat's and the event's hooks stay on their fast path. */
 	KUNIT_EXPECT_FALSE(test, mt_hooks_rare());
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "bogus", true), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
+	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_top.filter), "try_to_wake_up");
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "detach_tasks", false), -EBUSY);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	/* Stopped, its records were made under this filter still. */
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "detach_tasks", false), -EBUSY);
-	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
+	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_top.filter), "try_to_wake_up");
 	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	mt_test_reset(test);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
-	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_trace_filter), "try_to_wake_up");
+	KUNIT_EXPECT_STREQ(test, mt_test_show(test, &mt_top.filter), "try_to_wake_up");
 	KUNIT_EXPECT_EQ(test, mt_test_filter_write(test, "all", true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
@@ -263,7 +263,7 @@ static void mt_test_filter_hooks(struct kunit *test)
 	local_irq_restore(flags);
 	mt_test_stat_check(test);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ_MSG(test, s->n, 3U, "moves: %s", mt_test_moves_str(test, s));
 	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_DETACH_TASKS);
 	KUNIT_EXPECT_EQ(test, s->m[0].reason, MT_REASON_LB_FIRST);
@@ -272,7 +272,7 @@ static void mt_test_filter_hooks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->m[2].cause, TTWU);
 	KUNIT_EXPECT_EQ(test, s->m[2].reason, MT_REASON_IDLE_PREV);
 	for_each_possible_cpu(cpu)
-		lost += mt_ring_dropped(cpu) + mt_ring_overwritten(cpu);
+		lost += mt_ring_dropped(&mt_top.buf, cpu) + mt_ring_overwritten(&mt_top.buf, cpu);
 	KUNIT_EXPECT_EQ(test, lost, 0ULL);
 	mt_test_reset(test);
 }
@@ -353,7 +353,7 @@ static int mt_test_pids_write(struct kunit *test, const char *text, bool replace
 	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	return mt_trace_pids_write(buf, replace);
+	return mt_trace_pids_write(&mt_top, buf, replace);
 }
 
 /* Words that are no pid, and one pid too many, leave the pids as they were. */
@@ -376,7 +376,7 @@ static void mt_test_pids_refused(struct kunit *test)
 				    "'%s'", bad[i]);
 		KUNIT_EXPECT_EQ_MSG(test, mt_test_pids_write(test, bad[i], false), -EINVAL,
 				    "'%s'", bad[i]);
-		KUNIT_EXPECT_STREQ_MSG(test, mt_test_pids_str(test, &mt_trace_pids), "12 34",
+		KUNIT_EXPECT_STREQ_MSG(test, mt_test_pids_str(test, &mt_top.pids), "12 34",
 				       "'%s'", bad[i]);
 	}
 	snprintf(limit, sizeof(limit), "%d", (pid_t)PID_MAX_LIMIT);
@@ -385,14 +385,14 @@ static void mt_test_pids_refused(struct kunit *test)
 	for (i = 0; i < MT_PIDS_MAX; i++)
 		len += scnprintf(many + len, MT_PIDS_TEXT_MAX * 2 - len, "%u ", 100 + i);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, many, true), 0);
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, MT_PIDS_MAX);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, MT_PIDS_MAX);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "100 101", false), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "5", false), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, MT_PIDS_MAX);
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.pid[0], 100);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, MT_PIDS_MAX);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.pid[0], 100);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), 0);
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 0U);
-	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, 0U);
+	KUNIT_EXPECT_NULL(test, mt_top.pid_bits);
 }
 
 /* The most pids, each of the most digits, read back fit and write back. */
@@ -421,21 +421,21 @@ static void mt_test_pids_round_trip(struct kunit *test)
 static void mt_test_pids_when(struct kunit *test)
 {
 	mt_test_reset(test);
-	KUNIT_ASSERT_TRUE(test, mt_filter_is_all(&mt_trace_filter));
+	KUNIT_ASSERT_TRUE(test, mt_filter_is_all(&mt_top.filter));
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
-	KUNIT_EXPECT_NOT_NULL(test, mt_pid_bits);
-	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_EXPECT_NOT_NULL(test, mt_top.pid_bits);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(&mt_top, true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_filtering());
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "34", false), -EBUSY);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "", true), -EBUSY);
-	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(&mt_top, false), -EBUSY);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "34", false), -EBUSY);
-	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, &mt_trace_pids), "12");
-	KUNIT_EXPECT_TRUE(test, mt_trace_pids.fork);
+	KUNIT_EXPECT_STREQ(test, mt_test_pids_str(test, &mt_top.pids), "12");
+	KUNIT_EXPECT_TRUE(test, mt_top.pids.fork);
 	mt_test_reset(test);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	/* Either filter turns the key on at the start. */
@@ -453,19 +453,19 @@ static void mt_test_pids_when(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_FALSE(test, mt_filtering());
 	mt_test_reset(test);
-	KUNIT_EXPECT_NULL(test, mt_pid_bits);
+	KUNIT_EXPECT_NULL(test, mt_top.pid_bits);
 	/* A release's clearing: refused once started, else event_fork kept. */
 	KUNIT_EXPECT_EQ(test, mt_test_pids_write(test, "12", true), 0);
-	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(&mt_top, true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
-	mt_trace_pids_clear();
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 1U);
+	mt_trace_pids_clear(&mt_top);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, 1U);
 	mt_test_reset(test);
-	mt_trace_pids_clear();
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 0U);
-	KUNIT_EXPECT_NULL(test, mt_pid_bits);
-	KUNIT_EXPECT_TRUE(test, mt_trace_pids.fork);
-	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(false), 0);
+	mt_trace_pids_clear(&mt_top);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, 0U);
+	KUNIT_EXPECT_NULL(test, mt_top.pid_bits);
+	KUNIT_EXPECT_TRUE(test, mt_top.pids.fork);
+	KUNIT_EXPECT_EQ(test, mt_trace_event_fork_set(&mt_top, false), 0);
 }
 
 /* A made-up task of pid @pid, its moves counted in @s. */
@@ -489,7 +489,7 @@ static bool mt_test_header_has(struct kunit *test, const char *want)
 
 	KUNIT_ASSERT_NOT_NULL(test, header);
 	seq_buf_init(&sb, header, mt_header_max());
-	mt_show_header(&sb, false);
+	mt_show_header(&mt_top, &sb, false);
 	return strnstr(header, want, seq_buf_used(&sb));
 }
 
@@ -523,14 +523,14 @@ static void mt_test_pids_hooks(struct kunit *test)
 			  MT_CAUSE_AFFINE_MOVE_TASK);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sa), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sb), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, sc), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, sa), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, sb), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, sc), 0);
 	KUNIT_EXPECT_EQ(test, sa->n, 2U);
 	KUNIT_EXPECT_EQ(test, sb->n, 0U);
 	KUNIT_EXPECT_EQ(test, sc->n, 0U);
 	for_each_possible_cpu(cpu)
-		lost += mt_ring_dropped(cpu) + mt_ring_overwritten(cpu);
+		lost += mt_ring_dropped(&mt_top.buf, cpu) + mt_ring_overwritten(&mt_top.buf, cpu);
 	KUNIT_EXPECT_EQ(test, lost, 0ULL);
 	snprintf(text, sizeof(text), "\n# pid_filter %d %d\n", MT_TEST_PID(3), MT_TEST_PID(1));
 	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, text));
@@ -555,7 +555,7 @@ static void mt_test_pids_fork(struct kunit *test)
 	snprintf(text, sizeof(text), "%d", current->pid);
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, text, true), 0);
-	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(&mt_top, true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	__mt_copy_process(c1);
 	mt_test_move(c1);
@@ -564,39 +564,39 @@ static void mt_test_pids_fork(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, "\n# event_fork 1\n"));
 	snprintf(text, sizeof(text), "\n# pid_filter %d\n", current->pid);
 	KUNIT_EXPECT_TRUE(test, mt_test_header_has(test, text));
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s1), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s2), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s1), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s2), 0);
 	KUNIT_EXPECT_EQ(test, s1->n, 1U);
 	KUNIT_EXPECT_EQ(test, s2->n, 0U);
 	/* The child was followed, not written: the next trace leaves it out. */
-	KUNIT_EXPECT_EQ(test, mt_trace_pids.nr, 1U);
+	KUNIT_EXPECT_EQ(test, mt_top.pids.nr, 1U);
 	mt_test_reset(test);
 	s1->n = 0;
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	mt_test_move(c1);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s1), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s1), 0);
 	KUNIT_EXPECT_EQ(test, s1->n, 0U);
 	/* Without event_fork, the child is not selected. */
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(false), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(&mt_top, false), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	__mt_copy_process(c2);
 	mt_test_move(c2);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	KUNIT_EXPECT_FALSE(test, mt_test_header_has(test, "# event_fork"));
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s2), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s2), 0);
 	KUNIT_EXPECT_EQ(test, s2->n, 0U);
 	/* A parent not selected: its child is not either. */
 	snprintf(text, sizeof(text), "%d", MT_TEST_PID(4));
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_test_pids_write(test, text, true), 0);
-	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_event_fork_set(&mt_top, true), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	__mt_copy_process(c3);
 	mt_test_move(c3);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s3), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s3), 0);
 	KUNIT_EXPECT_EQ(test, s3->n, 0U);
 	mt_test_reset(test);
 }
@@ -631,7 +631,7 @@ static void mt_test_filter_reject_cause(struct kunit *test)
 	__mt_migrate_task(t, c, MT_CAUSE_MIGRATION_CPU_STOP);	/* in */
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ_MSG(test, s->n, 2U, "moves: %s", mt_test_moves_str(test, s));
 	KUNIT_EXPECT_EQ(test, s->m[0].cause, MT_CAUSE_MIGRATION_CPU_STOP);
 	KUNIT_EXPECT_EQ(test, s->m[0].reason, MT_REASON_NONE);

@@ -158,7 +158,7 @@ static void mt_test_kthread_run(struct kunit *test, int (*fn)(void *),
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	kunit_release_action(test, mt_test_kthread_end, k);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
-	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	mt_test_reset(test);
 }
 
@@ -296,7 +296,7 @@ static bool mt_test_push_round(struct kunit *test, struct mt_test_moves *s,
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	/* m first: then c and d. */
 	kunit_release_action(test, mt_test_rt_end, k);
-	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	mt_test_reset(test);
 	return reached;
 }

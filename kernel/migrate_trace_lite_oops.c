@@ -85,7 +85,7 @@ static void mt_oops_print_header(void)
 	char *p, *end, *nl;
 
 	seq_buf_init(&s, mt_oops_header, mt_oops_header_size);
-	mt_show_header(&s, false);
+	mt_show_header(&mt_top, &s, false);
 	seq_buf_printf(&s, "# dump_newest %lu\n", READ_ONCE(mt_oops_records));
 	p = mt_oops_header;
 	end = p + seq_buf_used(&s);
@@ -136,7 +136,7 @@ static void mt_oops_name(int cpu, u64 ts, const struct mt_rec *rec, char *line)
 	 * Look up before marking the slot: pids that share a slot are not
 	 * all in the cache, and the one that is must still get its line.
 	 */
-	if (!mt_comm_lookup(pid, comm) ||
+	if (!mt_comm_lookup(&mt_top, pid, comm) ||
 	    test_and_set_bit(pid % MT_COMM_SLOTS, mt_oops_named))
 		return;
 	mt_oops_line(line, mt_format_name(line, MT_EV_SAVED_COMM, cpu, ts,
@@ -164,7 +164,7 @@ VISIBLE_IF_KUNIT void mt_oops_dump(void)
 		return;
 	if (!mt_dump_claim())
 		return;
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(&mt_top.buf))
 		goto out;
 	/*
 	 * After an oops the other CPUs still run: stop the writers and give
@@ -227,7 +227,7 @@ static int mt_oops_alloc(void)
 	mt_oops_header_size = mt_header_max();
 	mt_oops_header = kvmalloc(mt_oops_header_size, MT_GFP);
 	mt_oops_cpus = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
-	if (!mt_oops_header || !mt_oops_cpus || mt_snap_alloc(&mt_oops_snap)) {
+	if (!mt_oops_header || !mt_oops_cpus || mt_snap_alloc(&mt_oops_snap, &mt_top)) {
 		kvfree(mt_oops_header);
 		kvfree(mt_oops_cpus);
 		mt_oops_header = NULL;

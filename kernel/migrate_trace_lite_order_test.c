@@ -20,7 +20,7 @@
 
 #include "migrate_trace_lite_test.h"
 
-/* The trace file's merge: mt_snap_walk() callback. */
+/* The trace file's merge: mt_snap_walk(&mt_top, ) callback. */
 static void mt_order_see_rec(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
 {
 	struct mt_order *o = arg;
@@ -114,7 +114,7 @@ static void mt_test_stepped_clock(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_oops_restore,
 							(void *)dump_records), 0);
 	KUNIT_ASSERT_EQ(test, mt_oops_set_records(64), 0);
-	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(&mt_top), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	a.base = local_clock();
@@ -122,12 +122,12 @@ static void mt_test_stepped_clock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smp_call_function_single(c1, mt_log_steps, &a, 1), 0);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	for_each_possible_cpu(cpu)
-		clamped += mt_ring_clamped(cpu);
+		clamped += mt_ring_clamped(&mt_top.buf, cpu);
 	/* 1 and 2 ms come after 4 ms on each CPU. */
 	KUNIT_EXPECT_GE(test, clamped, 4);
 
 	mt_order_init(test, &o);
-	KUNIT_EXPECT_EQ(test, mt_snap_walk(mt_order_see_rec, &o), 0);
+	KUNIT_EXPECT_EQ(test, mt_snap_walk(&mt_top, mt_order_see_rec, &o), 0);
 	mt_expect_ordered(test, &o, "trace");
 
 	mt_order_init(test, &o);
@@ -146,9 +146,9 @@ static void mt_test_stepped_clock(struct kunit *test)
 	 * the reader's own clamp, which would hide a fault of both, had
 	 * nothing to do.  Nothing was dropped either.
 	 */
-	KUNIT_EXPECT_EQ(test, mt_reader_clamped(), 0);
+	KUNIT_EXPECT_EQ(test, mt_reader_clamped(&mt_top.rd), 0);
 	for_each_possible_cpu(cpu)
-		KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
+		KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, cpu), 0);
 
 	kunit_release_action(test, mt_test_pipe_put, NULL);
 	kunit_release_action(test, mt_test_oops_restore, (void *)dump_records);
@@ -188,7 +188,7 @@ static void mt_test_dump_newest(struct kunit *test)
 	u64 entry;
 
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_ring_alloc(64), 0);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(&mt_top.buf, 64), 0);
 	/* Kept on this CPU, yet preemptible: a failed expectation allocates. */
 	migrate_disable();
 	KUNIT_EXPECT_EQ(test, mt_test_fill(3000, 1000, 10), 3000);
@@ -204,8 +204,8 @@ static void mt_test_dump_newest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_newest_pid(100, &entry), 2900);
 	local64_dec(&this_cpu_ptr(&mt_rings)->entries);
 
-	mt_ring_reset();
-	WRITE_ONCE(mt_overwrite, true);
+	mt_ring_reset(&mt_top.buf);
+	WRITE_ONCE(mt_top.buf.overwrite, true);
 	KUNIT_EXPECT_EQ(test, mt_test_fill(10000, 1000, 10), 10000);
 	KUNIT_EXPECT_EQ(test, mt_newest_pid(64, &entry), 10000 - 64);
 	KUNIT_EXPECT_EQ(test, entry, 10000 - 64);
@@ -213,8 +213,8 @@ static void mt_test_dump_newest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_newest_pid(9000, &entry), 10000 - 10000 % per_chunk -
 			15 * per_chunk);
 	migrate_enable();
-	WRITE_ONCE(mt_overwrite, false);
-	mt_ring_free();
+	WRITE_ONCE(mt_top.buf.overwrite, false);
+	mt_ring_free(&mt_top.buf);
 }
 
 /* The pid whose saved_comm lines the dump test counts, and their count. */
@@ -273,8 +273,8 @@ static void mt_test_dump_shared_slot(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mt_oops_set_records(64), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	mt_log_comm(MT_EV_SET_TASK_COMM, t[1]);
-	KUNIT_ASSERT_TRUE(test, mt_comm_lookup(t[1]->pid, comm));
-	KUNIT_ASSERT_FALSE(test, mt_comm_lookup(t[0]->pid, comm));
+	KUNIT_ASSERT_TRUE(test, mt_comm_lookup(&mt_top, t[1]->pid, comm));
+	KUNIT_ASSERT_FALSE(test, mt_comm_lookup(&mt_top, t[0]->pid, comm));
 	KUNIT_EXPECT_EQ(test, smp_call_function_single(cpu, mt_log_pair, t, 1), 0);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 
@@ -299,7 +299,7 @@ static int mt_reset_thread(void *data)
 	struct mt_reset_arg *a = data;
 
 	complete(&a->started);
-	a->ret = mt_trace_reset();
+	a->ret = mt_trace_reset(&mt_top);
 	/* For the test and for its cleanup, which waits again. */
 	complete_all(&a->done);
 	return 0;
@@ -353,7 +353,7 @@ static void mt_test_reset_waits_unlocked(struct kunit *test)
 	atomic_set(&mt_dump_state, MT_DUMP_DONE);
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&a->done, 20 * HZ), 0);
 	KUNIT_EXPECT_EQ(test, a->ret, 0);
-	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_FALSE(test, mt_trace_started(&mt_top));
 }
 
 /* A writer that keeps moving on under a reader one lap behind. */
@@ -397,9 +397,9 @@ static void mt_test_pipe_lapped(struct kunit *test)
 	c0 = cpumask_first(cpu_online_mask);
 	c1 = cpumask_next(c0, cpu_online_mask);
 	mt_test_reset(test);
-	WRITE_ONCE(mt_overwrite, true);
-	WRITE_ONCE(mt_buf_size_kb, 64);
-	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	WRITE_ONCE(mt_top.buf.overwrite, true);
+	WRITE_ONCE(mt_top.buf_size_kb, 64);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(&mt_top), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	/* The prologue and what the CPUs logged so far. */
@@ -424,7 +424,7 @@ static void mt_test_pipe_lapped(struct kunit *test)
 
 	KUNIT_EXPECT_EQ_MSG(test, o.clamped, 0,
 			    "a lapped CPU's records came out after a later one's");
-	KUNIT_EXPECT_EQ(test, mt_reader_clamped(), 0);
+	KUNIT_EXPECT_EQ(test, mt_reader_clamped(&mt_top.rd), 0);
 	KUNIT_EXPECT_EQ(test, o.backwards, 0);
 	kunit_release_action(test, mt_test_pipe_put, NULL);
 	mt_test_reset(test);
@@ -452,15 +452,15 @@ static void mt_flip_fill(void *info)
 
 	f->kept = 0;
 	for (i = 0; i < f->n; i++) {
-		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i);
 		if (!r) {
-			mt_ring_drop(ts + i);
+			mt_ring_drop(this_cpu_ptr(&mt_rings), ts + i);
 			continue;
 		}
 		r->from = 0;
 		r->to = 1;
 		r->pid = f->pid++;
-		mt_ring_commit(r);
+		mt_ring_commit(this_cpu_ptr(&mt_rings), r);
 		f->kept++;
 	}
 }
@@ -511,36 +511,36 @@ static void mt_test_pipe_overwrite_off(struct kunit *test)
 	f.cpu = cpumask_first(cpu_online_mask);
 	r = per_cpu_ptr(&mt_rings, f.cpu);
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_trace_set_overwrite(true), 0);
-	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
-	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_overwrite(&mt_top, true), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(&mt_top, 16), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(&mt_top), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
 	/* The prologue and what the scheduler logged: the reader at the end. */
 	mt_flip_read(test, &f);
-	over0 = mt_ring_overwritten(f.cpu);
-	drop0 = mt_ring_dropped(f.cpu);
+	over0 = mt_ring_overwritten(&mt_top.buf, f.cpu);
+	drop0 = mt_ring_dropped(&mt_top.buf, f.cpu);
 	KUNIT_EXPECT_EQ(test, drop0, 0);
 
 	/* On: the writer laps the reader, recycling its chunk. */
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(f.cpu, mt_flip_fill, &f, 1), 0);
 	KUNIT_EXPECT_EQ(test, f.kept, f.n);
-	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(&mt_top, false), 0);
 	mt_flip_read(test, &f);
 	KUNIT_EXPECT_EQ_MSG(test, f.lines + f.lost, f.n,
 			    "kept %llu + lost %llu: the reader did not catch up",
 			    f.lines, f.lost);
 	KUNIT_EXPECT_GT(test, f.lines, 0);
 	KUNIT_EXPECT_LE(test, f.lines, 4 * p);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(f.cpu) - over0, f.lost);
-	KUNIT_EXPECT_EQ(test, mt_ring_dropped(f.cpu), drop0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, f.cpu) - over0, f.lost);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, f.cpu), drop0);
 
 	/* Off: the rest of the reader's chunk and the three it released. */
 	room = p - r->wtail / 16 + 3 * p;
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(f.cpu, mt_flip_fill, &f, 1), 0);
 	KUNIT_EXPECT_EQ(test, f.kept, room);
-	KUNIT_EXPECT_EQ(test, mt_ring_dropped(f.cpu) - drop0, f.n - room);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, f.cpu) - drop0, f.n - room);
 	mt_flip_read(test, &f);
 	KUNIT_EXPECT_EQ(test, f.lines, room);
 	KUNIT_EXPECT_EQ(test, f.lost, f.n - room);

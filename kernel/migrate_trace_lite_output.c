@@ -210,63 +210,65 @@ unsigned int mt_format_record(char *buf, int cpu, const struct mt_rec *rec,
 /* ---- the header ------------------------------------------------------------ */
 
 /* A CPU's records refused: its ring was full, or it had no buffer. */
-static u64 mt_cpu_refused(int cpu)
+static u64 mt_cpu_refused(struct mt_buffer *b, int cpu)
 {
-	return mt_ring_dropped(cpu) + mt_ring_nobuf(cpu);
+	return mt_ring_dropped(b, cpu) + mt_ring_nobuf(b, cpu);
 }
 
 /**
- * mt_show_header() - format the trace's header, format 1.2
+ * mt_show_header() - format a trace's header, format 1.2
+ * @tr: the trace
  * @s: the buffer to append to
  * @live: writers may run (a consuming reader, under its lock)
  *
  * With @live, loss is what the writers and the consuming reader know so
  * far, and the buffer use is left out.
  */
-void mt_show_header(struct seq_buf *s, bool live)
+void mt_show_header(struct mt_trace *tr, struct seq_buf *s, bool live)
 {
-	u64 dropped = 0, overwritten = 0, clamped = mt_reader_clamped();
-	bool have = mt_ring_allocated();
+	u64 dropped = 0, overwritten = 0, clamped = mt_reader_clamped(&tr->rd);
+	struct mt_buffer *b = &tr->buf;
+	bool have = mt_ring_allocated(b);
 	int i, cpu;
 
 	seq_buf_puts(s, "# version 1.2.0\n");
 	seq_buf_printf(s, "# nr_cpus %u\n", nr_cpu_ids);
 	seq_buf_puts(s, "# ts_field 1\n");
 	seq_buf_puts(s, "# clock " MT_CLOCK_NAME "\n");
-	seq_buf_printf(s, "# clock_offset %lld\n", mt_clock_offset);
-	seq_buf_printf(s, "# overwrite %d\n", READ_ONCE(mt_overwrite));
-	seq_buf_printf(s, "# buffer_size_kb %lu\n", READ_ONCE(mt_buf_size_kb));
+	seq_buf_printf(s, "# clock_offset %lld\n", tr->clock_offset);
+	seq_buf_printf(s, "# overwrite %d\n", READ_ONCE(b->overwrite));
+	seq_buf_printf(s, "# buffer_size_kb %lu\n", READ_ONCE(tr->buf_size_kb));
 	for_each_possible_cpu(cpu) {
 		if (!have)
 			break;
-		dropped += mt_cpu_refused(cpu);
-		overwritten += mt_ring_overwritten(cpu);
-		clamped += mt_ring_clamped(cpu);
+		dropped += mt_cpu_refused(b, cpu);
+		overwritten += mt_ring_overwritten(b, cpu);
+		clamped += mt_ring_clamped(b, cpu);
 	}
 	seq_buf_printf(s, "# dropped %llu\n", dropped);
 	seq_buf_printf(s, "# overwritten %llu\n", overwritten);
 	seq_buf_printf(s, "# clamped %llu\n", clamped);
 	for_each_possible_cpu(cpu)
 		seq_buf_printf(s, "# cpu_lost %d %llu %llu\n", cpu,
-			       have ? mt_cpu_refused(cpu) : 0,
-			       have ? mt_ring_overwritten(cpu) : 0);
+			       have ? mt_cpu_refused(b, cpu) : 0,
+			       have ? mt_ring_overwritten(b, cpu) : 0);
 	/* While writers run, the chunks cannot be looked at. */
 	if (!live)
-		seq_buf_printf(s, "# buffer_used %lu\n", mt_ring_used());
-	if (mt_task_list_truncated)
+		seq_buf_printf(s, "# buffer_used %lu\n", mt_ring_used(b));
+	if (tr->task_list_truncated)
 		seq_buf_printf(s, "# task_list_truncated %lu\n",
-			       mt_task_list_truncated);
+			       tr->task_list_truncated);
 	/* A filtered trace says what it left out; others stay as they were. */
-	if (!mt_filter_is_all(&mt_trace_filter)) {
+	if (!mt_filter_is_all(&tr->filter)) {
 		seq_buf_puts(s, "# filter ");
-		mt_filter_show(s, &mt_trace_filter);
+		mt_filter_show(s, &tr->filter);
 		seq_buf_putc(s, '\n');
 	}
-	if (mt_trace_pids.nr) {
+	if (tr->pids.nr) {
 		seq_buf_puts(s, "# pid_filter ");
-		mt_pids_show(s, &mt_trace_pids);
+		mt_pids_show(s, &tr->pids);
 		seq_buf_putc(s, '\n');
-		if (mt_trace_pids.fork)
+		if (tr->pids.fork)
 			seq_buf_puts(s, "# event_fork 1\n");
 	}
 	for (i = 1; i < MT_CAUSE_END; i++)
@@ -276,7 +278,7 @@ void mt_show_header(struct seq_buf *s, bool live)
 	for (i = 1; i < MT_REASON_END; i++)
 		seq_buf_printf(s, "# reason %d %s\n", i, mt_reason_names[i]);
 	for_each_possible_cpu(cpu) {
-		struct mt_cpu_start *st = &per_cpu_ptr(&mt_rings, cpu)->start;
+		struct mt_cpu_start *st = &per_cpu_ptr(b->rings, cpu)->start;
 
 		if (have)
 			seq_buf_printf(s, "# topology %d %d %d %d\n", cpu,

@@ -21,7 +21,7 @@ unsigned int mt_format_name(char *buf, unsigned int type, int cpu, u64 ts,
 			    pid_t pid, const char *comm);
 unsigned int mt_format_lost(char *buf, int cpu, u64 ts, u64 count);
 unsigned int mt_format_clamped(char *buf, int cpu, u64 ts, u64 ns);
-void mt_show_header(struct seq_buf *s, bool live);
+void mt_show_header(struct mt_trace *tr, struct seq_buf *s, bool live);
 size_t mt_header_max(void);
 
 #endif /* _KERNEL_MIGRATE_TRACE_LITE_OUTPUT_H */

@@ -11,14 +11,22 @@
 struct iov_iter;
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
-void mt_pipe_init(struct dentry *dir);
+void mt_pipe_setup(void);
+void mt_pipe_init(struct mt_trace *tr, struct dentry *dir);
 #if IS_ENABLED(CONFIG_KUNIT)
-int mt_pipe_get(void);
-void mt_pipe_put(void);
-ssize_t mt_pipe_read_iter(struct iov_iter *to, bool nonblock);
+int mt_pipe_get(struct mt_trace *tr);
+void mt_pipe_put(struct mt_trace *tr);
+ssize_t mt_pipe_read_iter(struct mt_trace *tr, struct iov_iter *to,
+			  bool nonblock);
 #endif
 #else
-static inline void mt_pipe_init(struct dentry *dir)
+struct mt_trace;
+
+static inline void mt_pipe_setup(void)
+{
+}
+
+static inline void mt_pipe_init(struct mt_trace *tr, struct dentry *dir)
 {
 }
 #endif

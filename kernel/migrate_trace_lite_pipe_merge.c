@@ -78,13 +78,13 @@ static const struct min_heap_callbacks mt_pipe_cbs = {
  * The chunk under the cursor was recycled: continue at the oldest chunk
  * left, and count the records missed for a lost line.
  *
- * Context: under mt_reader_lock.
+ * Context: under the readers' lock.
  * Return: true if moved; false if the writer moved on meanwhile (retry).
  */
 VISIBLE_IF_KUNIT bool mt_pipe_catch_up(struct mt_pipe_cpu *pc,
 				       struct mt_ring *r, unsigned long ws)
 {
-	unsigned long oldest = ws - (mt_nr_chunks - 1);
+	unsigned long oldest = ws - (r->buf->nr_chunks - 1);
 	struct mt_chunk *c = mt_chunk_of(r, oldest);
 	u64 base, first;
 
@@ -138,7 +138,7 @@ static bool mt_pipe_reload(struct mt_pipe_cpu *pc, struct mt_ring *r)
 		 * by the overwrite flag, which may have changed since the
 		 * writer recycled (without overwrite, neither can happen).
 		 */
-		if (ws - rd->seq >= mt_nr_chunks) {
+		if (ws - rd->seq >= r->buf->nr_chunks) {
 			mt_pipe_catch_up(pc, r, ws);
 			continue;
 		}
@@ -232,10 +232,10 @@ static bool mt_pipe_peek(struct mt_pipe_cpu *pc, struct mt_ring *r)
 	}
 }
 
-static bool mt_pipe_tail_pending(struct mt_ring *r)
+static bool mt_pipe_tail_pending(struct mt_pipe *pipe, struct mt_ring *r)
 {
 	/* Only a switch made with overwrite off drops (whatever it is now). */
-	return !READ_ONCE(mt_tracing) && !r->drop_reported &&
+	return !READ_ONCE(pipe->tr->tracing) && !r->drop_reported &&
 	       local_read(&r->dropped);
 }
 
@@ -246,11 +246,11 @@ static bool mt_pipe_tail_pending(struct mt_ring *r)
 static bool mt_pipe_head(struct mt_pipe *pipe, int cpu)
 {
 	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(pipe->tr->buf.rings, cpu);
 
 	if (mt_pipe_peek(pc, r))
 		return true;
-	if (!pipe->synced || !mt_pipe_tail_pending(r))
+	if (!pipe->synced || !mt_pipe_tail_pending(pipe, r))
 		return false;
 	pc->tail = true;
 	pc->lost = local_read(&r->dropped);
@@ -310,7 +310,7 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 	u64 limit = U64_MAX, now;
 	int cpu;
 
-	if (!READ_ONCE(mt_tracing) && pipe->synced)
+	if (!READ_ONCE(pipe->tr->tracing) && pipe->synced)
 		return U64_MAX;
 	now = local_clock();
 	/* The clock is read before a CPU's busy flag and ring. */
@@ -318,7 +318,7 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 	for_each_possible_cpu(cpu) {
 		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
 		/* Pairs with mt_writer_end(): the commit is seen if this is. */
-		bool busy = smp_load_acquire(&per_cpu_ptr(&mt_rings, cpu)->busy);
+		bool busy = smp_load_acquire(&per_cpu_ptr(pipe->tr->buf.rings, cpu)->busy);
 
 		if (mt_pipe_gather_cpu(pipe, cpu))
 			continue;
@@ -328,7 +328,7 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 		 * clock: it holds the stream at its last known time.
 		 */
 		if (busy || now < MT_PIPE_SLACK_NS ||
-		    mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
+		    mt_pipe_ring_moved(per_cpu_ptr(pipe->tr->buf.rings, cpu)))
 			limit = min(limit, pc->last_ts);
 		else
 			limit = min(limit, max(pc->last_ts, now - MT_PIPE_SLACK_NS));
@@ -348,7 +348,7 @@ static u64 mt_pipe_out_ts(struct mt_pipe *pipe, int cpu, u64 ts)
 		mt_pipe_emit(pipe, mt_format_clamped(pipe->buf + pipe->out_len, cpu,
 						     pipe->last_out,
 						     pipe->last_out - ts));
-		WRITE_ONCE(mt_reader_clamps, mt_reader_clamps + 1);
+		WRITE_ONCE(pipe->tr->rd.clamps, pipe->tr->rd.clamps + 1);
 		return pipe->last_out;
 	}
 	pipe->last_out = ts;
@@ -359,7 +359,7 @@ static u64 mt_pipe_out_ts(struct mt_pipe *pipe, int cpu, u64 ts)
 static void mt_pipe_take(struct mt_pipe *pipe, int cpu)
 {
 	struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(pipe->tr->buf.rings, cpu);
 	u64 ts;
 
 	if (pc->lost) {
@@ -420,10 +420,11 @@ static void mt_pipe_records(struct mt_pipe *pipe, size_t room)
 	pipe->limit = limit;
 }
 
-static int mt_cmp_start(const void *a, const void *b)
+static int mt_cmp_start(const void *a, const void *b, const void *priv)
 {
-	u64 x = per_cpu_ptr(&mt_rings, *(const int *)a)->start.ts;
-	u64 y = per_cpu_ptr(&mt_rings, *(const int *)b)->start.ts;
+	struct mt_ring __percpu *rings = (__force struct mt_ring __percpu *)priv;
+	u64 x = per_cpu_ptr(rings, *(const int *)a)->start.ts;
+	u64 y = per_cpu_ptr(rings, *(const int *)b)->start.ts;
 
 	return x < y ? -1 : x > y;
 }
@@ -434,7 +435,7 @@ static int mt_pipe_header(struct mt_pipe *pipe)
 	struct seq_buf s;
 
 	seq_buf_init(&s, pipe->buf, pipe->buf_size);
-	mt_show_header(&s, true);
+	mt_show_header(pipe->tr, &s, true);
 	if (seq_buf_has_overflowed(&s))
 		return -E2BIG;
 	pipe->out_len = seq_buf_used(&s);
@@ -444,13 +445,15 @@ static int mt_pipe_header(struct mt_pipe *pipe)
 /* The clocks and the task list, after the header. */
 static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
 {
+	struct mt_trace *tr = pipe->tr;
 	unsigned int nr = 0, i;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		if (per_cpu_ptr(&mt_rings, cpu)->start.ts)
+		if (per_cpu_ptr(tr->buf.rings, cpu)->start.ts)
 			pipe->clock_cpus[nr++] = cpu;
-	sort(pipe->clock_cpus, nr, sizeof(int), mt_cmp_start, NULL);
+	sort_r(pipe->clock_cpus, nr, sizeof(int), mt_cmp_start, NULL,
+	       (__force const void *)tr->buf.rings);
 	while (pipe->out_len + MT_LINE_MAX <= room) {
 		char *p = pipe->buf + pipe->out_len;
 
@@ -458,12 +461,12 @@ static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
 		if (i < nr) {
 			cpu = pipe->clock_cpus[i];
 			mt_pipe_emit(pipe, mt_format_clock(p, cpu,
-							   &per_cpu_ptr(&mt_rings, cpu)->start));
-		} else if (i - nr < mt_task_list_len) {
-			struct mt_task_name *t = &mt_task_list[i - nr];
+							   &per_cpu_ptr(tr->buf.rings, cpu)->start));
+		} else if (i - nr < tr->task_list_len) {
+			struct mt_task_name *t = &tr->task_list[i - nr];
 
 			mt_pipe_emit(pipe, mt_format_name(p, MT_EV_TASK_LIST,
-							  mt_task_list_cpu, mt_task_list_ts,
+							  tr->task_list_cpu, tr->task_list_ts,
 							  t->pid, t->comm));
 		} else {
 			pipe->prologue = UINT_MAX;
@@ -481,7 +484,7 @@ static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
  * The header first, then the start clocks and the task list, then the
  * merged records.
  *
- * Context: under mt_pipe_read_lock and mt_reader_lock; may sleep.
+ * Context: under the readers' pipe_read_lock and lock; may sleep.
  * Return: 0, or -E2BIG if the header does not fit.
  */
 int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
@@ -491,9 +494,9 @@ int mt_pipe_fill(struct mt_pipe *pipe, size_t room)
 	pipe->out_len = 0;
 	pipe->out_pos = 0;
 	room = clamp_t(size_t, room, 2 * MT_LINE_MAX, MT_PIPE_BUF);
-	if (!mt_trace_started())
+	if (!mt_trace_started(pipe->tr))
 		return 0;
-	if (READ_ONCE(mt_tracing)) {
+	if (READ_ONCE(pipe->tr->tracing)) {
 		pipe->synced = false;
 	} else if (!pipe->synced) {
 		/* The trace stopped itself: make sure its writers are gone. */
@@ -526,7 +529,7 @@ static bool mt_pipe_top_ready(struct mt_pipe *pipe)
  * mt_pipe_state_locked() - whether a read would find something now
  * @pipe: the reader's state
  *
- * Context: under mt_reader_lock.
+ * Context: under the readers' lock.
  * Return: MT_PIPE_READY if there is something to hand out (or the end),
  * MT_PIPE_SOON if records are held back a moment, else MT_PIPE_IDLE.
  */
@@ -537,13 +540,13 @@ enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
 	/* The text is the reader's (mt_pipe_read_lock): a glance. */
 	if (READ_ONCE(pipe->out_pos) < READ_ONCE(pipe->out_len))
 		return MT_PIPE_READY;
-	if (!mt_trace_started())
+	if (!mt_trace_started(pipe->tr))
 		return MT_PIPE_IDLE;
-	if (!READ_ONCE(mt_tracing) || pipe->prologue != UINT_MAX)
+	if (!READ_ONCE(pipe->tr->tracing) || pipe->prologue != UINT_MAX)
 		return MT_PIPE_READY;
 	for_each_possible_cpu(cpu)
 		if (!pipe->cpus[cpu].has_head &&
-		    mt_pipe_ring_moved(per_cpu_ptr(&mt_rings, cpu)))
+		    mt_pipe_ring_moved(per_cpu_ptr(pipe->tr->buf.rings, cpu)))
 			return MT_PIPE_READY;
 	if (!min_heap_peek(&pipe->heap))
 		return MT_PIPE_IDLE;
@@ -560,7 +563,7 @@ enum mt_pipe_state mt_pipe_state_locked(struct mt_pipe *pipe)
  *
  * Before the first start a reader waits for one instead.
  *
- * Context: under mt_reader_lock.
+ * Context: under the readers' lock.
  * Return: true if a trace ran since the reset, stopped, and everything
  * was handed out.
  */
@@ -568,12 +571,12 @@ bool mt_pipe_eof(struct mt_pipe *pipe)
 {
 	int cpu;
 
-	if (!mt_trace_started() || READ_ONCE(mt_tracing) || !pipe->synced ||
+	if (!mt_trace_started(pipe->tr) || READ_ONCE(pipe->tr->tracing) || !pipe->synced ||
 	    pipe->prologue != UINT_MAX)
 		return false;
 	for_each_possible_cpu(cpu)
 		if (pipe->cpus[cpu].has_head ||
-		    mt_pipe_tail_pending(per_cpu_ptr(&mt_rings, cpu)))
+		    mt_pipe_tail_pending(pipe, per_cpu_ptr(pipe->tr->buf.rings, cpu)))
 			return false;
 	return true;
 }

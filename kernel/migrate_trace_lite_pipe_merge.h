@@ -31,6 +31,7 @@ struct mt_pipe_cpu {
 DEFINE_MIN_HEAP(int, mt_pipe_heap);
 
 struct mt_pipe {
+	struct mt_trace *tr;		/* whose rings */
 	/*
 	 * The beginning of the stream (header, clocks, task list) is handed
 	 * out once per trace, whoever reads it: items handed out so far.
@@ -39,12 +40,12 @@ struct mt_pipe {
 	bool synced;			/* writers gone since the trace stopped */
 	u64 limit;			/* heads up to this may be handed out */
 	u64 last_out;			/* time of the last line handed out */
-	/* Under mt_pipe_read_lock: */
+	/* Under the readers' pipe_read_lock: */
 	char *out;			/* text not yet copied to the user */
 	size_t out_len, out_pos;
 	char *buf;			/* @buf_size bytes for @out */
 	size_t buf_size;
-	/* Under mt_reader_lock: */
+	/* Under the readers' lock: */
 	int *clock_cpus;
 	struct mt_pipe_heap heap;	/* CPUs with a head, earliest first */
 	int *heap_data;

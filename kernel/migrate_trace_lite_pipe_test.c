@@ -269,7 +269,7 @@ static void mt_live_run(struct kunit *test, struct mt_live *l,
 	KUNIT_ASSERT_NOT_NULL(test, rd->buf);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_live_kvfree, rd->buf), 0);
 	mt_order_init(test, &rd->o);
-	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(&mt_top), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	rd->live = true;
@@ -296,7 +296,7 @@ static unsigned long mt_live_ring_clamped(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		clamped += mt_ring_clamped(cpu);
+		clamped += mt_ring_clamped(&mt_top.buf, cpu);
 	return clamped;
 }
 
@@ -305,8 +305,8 @@ static void mt_live_expect_whole(struct kunit *test)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
-		KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 0);
+		KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, cpu), 0);
+		KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, cpu), 0);
 	}
 }
 
@@ -353,12 +353,12 @@ static void mt_test_pipe_live_step(struct kunit *test)
 			    "no stepped move was read while the writers ran");
 	/* Two steps back a round, each a clamped record, each in the stream. */
 	KUNIT_EXPECT_GE(test, ring, 2 * logged / MT_TEST_STEPS);
-	KUNIT_EXPECT_EQ(test, rd->o.clamped, ring + mt_reader_clamped());
+	KUNIT_EXPECT_EQ(test, rd->o.clamped, ring + mt_reader_clamped(&mt_top.rd));
 	if (sched_clock_stable())
-		KUNIT_EXPECT_EQ(test, mt_reader_clamped(), 0);
+		KUNIT_EXPECT_EQ(test, mt_reader_clamped(&mt_top.rd), 0);
 	mt_live_expect_whole(test);
 	kunit_info(test, "%u writers, %u stepped moves (%u read live), clamped: ring %lu, trace_pipe %llu",
-		   l->nr, logged, rd->live_lines, ring, mt_reader_clamped());
+		   l->nr, logged, rd->live_lines, ring, mt_reader_clamped(&mt_top.rd));
 	kunit_release_action(test, mt_live_end, l);
 	mt_test_reset(test);
 }
@@ -398,14 +398,14 @@ static void mt_test_pipe_load(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd->o.cpu_backwards, 0);
 	KUNIT_EXPECT_EQ(test, rd->o.backwards, 0);
 	KUNIT_EXPECT_GT_MSG(test, rd->live_lines, 0, "no move was read while the threads ran");
-	KUNIT_EXPECT_EQ(test, rd->o.clamped, ring + mt_reader_clamped());
+	KUNIT_EXPECT_EQ(test, rd->o.clamped, ring + mt_reader_clamped(&mt_top.rd));
 	if (sched_clock_stable()) {
 		KUNIT_EXPECT_EQ(test, ring, 0);
-		KUNIT_EXPECT_EQ(test, mt_reader_clamped(), 0);
+		KUNIT_EXPECT_EQ(test, mt_reader_clamped(&mt_top.rd), 0);
 	}
 	mt_live_expect_whole(test);
 	kunit_info(test, "%u threads, %u moves (%u read live), %u lines, clamped: ring %lu, trace_pipe %llu",
-		   l->nr, hops, rd->live_lines, rd->o.lines, ring, mt_reader_clamped());
+		   l->nr, hops, rd->live_lines, rd->o.lines, ring, mt_reader_clamped(&mt_top.rd));
 	kunit_release_action(test, mt_live_end, l);
 	mt_test_reset(test);
 }
@@ -514,7 +514,7 @@ static void mt_test_pipe_slow_writer(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rd->buf);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_live_kvfree, rd->buf), 0);
 	mt_order_init(test, &rd->o);
-	KUNIT_ASSERT_EQ(test, mt_pipe_get(), 0);
+	KUNIT_ASSERT_EQ(test, mt_pipe_get(&mt_top), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_test_pipe_put, NULL), 0);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mt_slow_end, s), 0);
@@ -552,7 +552,7 @@ static void mt_test_pipe_slow_writer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd->o.stepped, 1);
 	KUNIT_EXPECT_EQ(test, rd->o.backwards, 0);
 	KUNIT_EXPECT_EQ(test, rd->o.clamped, 0);
-	KUNIT_EXPECT_EQ(test, mt_reader_clamped(), 0);
+	KUNIT_EXPECT_EQ(test, mt_reader_clamped(&mt_top.rd), 0);
 	kunit_release_action(test, mt_slow_end, s);
 	kunit_release_action(test, mt_test_pipe_put, NULL);
 	kunit_release_action(test, mt_test_unpin, NULL);

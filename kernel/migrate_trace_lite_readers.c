@@ -24,106 +24,142 @@
 /* How long a reset waits for a dump in progress. */
 #define MT_DUMP_WAIT_MSEC	10000
 
-DECLARE_WAIT_QUEUE_HEAD(mt_reader_wq);
-atomic_t mt_reader_waiting;
-/* Guards the consuming reader's state and the rings' reader fields. */
-DEFINE_MUTEX(mt_reader_lock);
-bool mt_reader_open;
-unsigned long mt_reader_clamps;
-static void (*mt_reader_reset_fn)(void);
+/* What trace_pipe's file does at a reset. */
+static void (*mt_reader_reset_fn)(struct mt_readers *rd);
 
 atomic_t mt_dump_state;
 static bool mt_dump_stuck;		/* a dump outlasted a whole wait */
 
 static void mt_reader_irq_workfn(struct irq_work *work)
 {
-	wake_up_interruptible_all(&mt_reader_wq);
+	struct mt_readers *rd = container_of(work, struct mt_readers, irq_work);
+
+	wake_up_interruptible_all(&rd->wq);
 }
 
-static DEFINE_IRQ_WORK(mt_reader_irq_work, mt_reader_irq_workfn);
-
-/* Set from a name's or a mark's nudge until its timer has run. */
-static unsigned long mt_reader_nudging;
-
-static void mt_reader_nudge_timer_fn(struct timer_list *unused)
+static void mt_reader_nudge_timer_fn(struct timer_list *t)
 {
-	clear_bit(0, &mt_reader_nudging);
-	if (atomic_xchg(&mt_reader_waiting, 0))
-		wake_up_interruptible_all(&mt_reader_wq);
+	struct mt_readers *rd = from_timer(rd, t, nudge_timer);
+
+	clear_bit(0, &rd->nudging);
+	if (atomic_xchg(&rd->waiting, 0))
+		wake_up_interruptible_all(&rd->wq);
 }
 
-static DEFINE_TIMER(mt_reader_nudge_timer, mt_reader_nudge_timer_fn);
+/* A poller that found nothing looks again. */
+static void mt_reader_poll_timer_fn(struct timer_list *t)
+{
+	struct mt_readers *rd = from_timer(rd, t, pipe_timer);
+
+	wake_up_interruptible_all(&rd->wq);
+}
 
 /* A name or a mark: wake the reader once for all that come meanwhile. */
 static void mt_reader_nudge_workfn(struct irq_work *work)
 {
-	mod_timer(&mt_reader_nudge_timer, jiffies + MT_READER_NUDGE_JIFFIES);
+	struct mt_readers *rd = container_of(work, struct mt_readers, nudge_work);
+
+	mod_timer(&rd->nudge_timer, jiffies + MT_READER_NUDGE_JIFFIES);
 }
 
-static DEFINE_IRQ_WORK(mt_reader_nudge_work, mt_reader_nudge_workfn);
+/**
+ * mt_readers_init() - set up a trace's readers
+ * @rd: the readers, zeroed
+ */
+void mt_readers_init(struct mt_readers *rd)
+{
+	init_waitqueue_head(&rd->wq);
+	mutex_init(&rd->lock);
+	mutex_init(&rd->pipe_read_lock);
+	init_irq_work(&rd->irq_work, mt_reader_irq_workfn);
+	init_irq_work(&rd->nudge_work, mt_reader_nudge_workfn);
+	timer_setup(&rd->nudge_timer, mt_reader_nudge_timer_fn, 0);
+	timer_setup(&rd->pipe_timer, mt_reader_poll_timer_fn, 0);
+}
+
+/**
+ * mt_readers_exit() - a trace goes: nothing of its readers runs after this
+ * @rd: the readers, with no writer or reader left
+ *
+ * Context: process context; sleeps.
+ */
+void mt_readers_exit(struct mt_readers *rd)
+{
+	irq_work_sync(&rd->irq_work);
+	irq_work_sync(&rd->nudge_work);
+	timer_shutdown_sync(&rd->nudge_timer);
+	timer_shutdown_sync(&rd->pipe_timer);
+	mutex_destroy(&rd->pipe_read_lock);
+	mutex_destroy(&rd->lock);
+}
 
 /**
  * mt_reader_kick_waiting() - wake the waiting consuming reader
+ * @rd: the trace's readers
  * @now: at once, or through the nudge timer
  *
  * Context: any; mt_reader_kick() calls it when the reader waits.
  */
-void mt_reader_kick_waiting(bool now)
+void mt_reader_kick_waiting(struct mt_readers *rd, bool now)
 {
 	if (!now) {
-		if (!test_and_set_bit(0, &mt_reader_nudging))
-			irq_work_queue(&mt_reader_nudge_work);
-	} else if (atomic_xchg(&mt_reader_waiting, 0)) {
-		irq_work_queue(&mt_reader_irq_work);
+		if (!test_and_set_bit(0, &rd->nudging))
+			irq_work_queue(&rd->nudge_work);
+	} else if (atomic_xchg(&rd->waiting, 0)) {
+		irq_work_queue(&rd->irq_work);
 	}
 }
 
 /**
  * mt_reader_wake() - the trace started, stopped or filled up: look again
+ * @rd: the trace's readers
  *
  * Context: process context, or the irq_work of a full buffer.
  */
-void mt_reader_wake(void)
+void mt_reader_wake(struct mt_readers *rd)
 {
-	wake_up_interruptible_all(&mt_reader_wq);
+	wake_up_interruptible_all(&rd->wq);
 }
 
 /**
  * mt_reader_set_waiting() - the reader looks at the rings after this
+ * @rd: the trace's readers
  *
  * A writer that commits after it kicks the reader; one that committed
  * before is seen by the reader's look.
  */
-void mt_reader_set_waiting(void)
+void mt_reader_set_waiting(struct mt_readers *rd)
 {
-	atomic_set(&mt_reader_waiting, 1);
+	atomic_set(&rd->waiting, 1);
 	/* Pairs with mt_reader_kick(): the flag is seen, or the commit is. */
 	smp_mb();
 }
 
 /**
  * mt_reader_busy() - whether trace_pipe is open
+ * @rd: the trace's readers
  *
  * While it is open, opening the trace file and a reset fail with -EBUSY.
  *
  * Context: under mt_mutex.
  * Return: true while it is open.
  */
-bool mt_reader_busy(void)
+bool mt_reader_busy(struct mt_readers *rd)
 {
 	lockdep_assert_held(&mt_mutex);
-	return mt_reader_open;
+	return rd->open;
 }
 
 /**
  * mt_reader_clamped() - trace_pipe's lines handed out late
+ * @rd: the trace's readers
  *
  * Return: the lines it handed out at the time of the line before them,
  * since the reset.
  */
-u64 mt_reader_clamped(void)
+u64 mt_reader_clamped(struct mt_readers *rd)
 {
-	return READ_ONCE(mt_reader_clamps);
+	return READ_ONCE(rd->clamps);
 }
 
 /**
@@ -132,23 +168,24 @@ u64 mt_reader_clamped(void)
  *
  * Context: init.
  */
-void mt_reader_set_reset(void (*reset)(void))
+void mt_reader_set_reset(void (*reset)(struct mt_readers *rd))
 {
 	mt_reader_reset_fn = reset;
 }
 
 /**
  * mt_reader_reset() - a reset: the next reader starts a new stream
+ * @rd: the trace's readers
  *
  * Context: under mt_mutex, with trace_pipe closed.
  */
-void mt_reader_reset(void)
+void mt_reader_reset(struct mt_readers *rd)
 {
-	mutex_lock(&mt_reader_lock);
+	mutex_lock(&rd->lock);
 	if (mt_reader_reset_fn)
-		mt_reader_reset_fn();
-	WRITE_ONCE(mt_reader_clamps, 0);
-	mutex_unlock(&mt_reader_lock);
+		mt_reader_reset_fn(rd);
+	WRITE_ONCE(rd->clamps, 0);
+	mutex_unlock(&rd->lock);
 }
 
 /**

@@ -10,40 +10,61 @@
 #define _KERNEL_MIGRATE_TRACE_LITE_READERS_H
 
 #include <linux/atomic.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/timer.h>
 #include <linux/wait.h>
 
 #include "migrate_trace_lite_ring.h"
 
-/* The consuming reader's wait queue, and whether it waits for a kick. */
-extern struct wait_queue_head mt_reader_wq;
-extern atomic_t mt_reader_waiting;
-/* Guards the consuming reader's state and the rings' reader fields. */
-extern struct mutex mt_reader_lock;
-/* trace_pipe is open (under mt_mutex). */
-extern bool mt_reader_open;
-/* Lines it handed out at the time of the line before them (clamped). */
-extern unsigned long mt_reader_clamps;
+struct mt_pipe;
 
-void mt_reader_kick_waiting(bool now);
-void mt_reader_wake(void);
-void mt_reader_set_waiting(void);
-bool mt_reader_busy(void);
-u64 mt_reader_clamped(void);
-void mt_reader_set_reset(void (*reset)(void));
-void mt_reader_reset(void);
+/* How a trace's readers meet its writers; one per trace. */
+struct mt_readers {
+	/* The consuming reader's wait queue, and whether it waits for a kick. */
+	struct wait_queue_head wq;
+	atomic_t waiting;
+	/* Guards the consuming reader's state and the rings' reader fields. */
+	struct mutex lock;
+	/* trace_pipe is open (under mt_mutex). */
+	bool open;
+	/* Lines it handed out at the time of the line before them (clamped). */
+	unsigned long clamps;
+	/* trace_pipe's state (migrate_trace_lite_pipe.c), until a reset. */
+	struct mt_pipe *pipe;
+	/* Serializes trace_pipe's read(); guards the text not yet copied out. */
+	struct mutex pipe_read_lock;
+	/* Wakes a poller of trace_pipe that found nothing, to look again. */
+	struct timer_list pipe_timer;
+	/* A writer's wakeup, now or (a name, a mark) a moment later. */
+	struct irq_work irq_work;
+	struct irq_work nudge_work;
+	struct timer_list nudge_timer;
+	unsigned long nudging;
+};
+
+void mt_readers_init(struct mt_readers *rd);
+void mt_readers_exit(struct mt_readers *rd);
+void mt_reader_kick_waiting(struct mt_readers *rd, bool now);
+void mt_reader_wake(struct mt_readers *rd);
+void mt_reader_set_waiting(struct mt_readers *rd);
+bool mt_reader_busy(struct mt_readers *rd);
+u64 mt_reader_clamped(struct mt_readers *rd);
+void mt_reader_set_reset(void (*reset)(struct mt_readers *rd));
+void mt_reader_reset(struct mt_readers *rd);
 
 /**
  * mt_reader_kick() - wake a waiting consuming reader after a commit
+ * @rd: the trace's readers
  * @now: at once (a new chunk), or within MT_READER_NUDGE_JIFFIES (a name
  *	 or a mark)
  */
-static inline void mt_reader_kick(bool now)
+static inline void mt_reader_kick(struct mt_readers *rd, bool now)
 {
 	/* Pairs with mt_reader_set_waiting(): it sees the commit, or this it. */
 	smp_mb();
-	if (unlikely(atomic_read(&mt_reader_waiting)))
-		mt_reader_kick_waiting(now);
+	if (unlikely(atomic_read(&rd->waiting)))
+		mt_reader_kick_waiting(rd, now);
 }
 
 /*

@@ -141,7 +141,7 @@ static void mt_test_wakeup_reasons(struct kunit *test)
 	__mt_migrate_wakeup(t, b);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, n);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, s->m[i].cause, MT_CAUSE_TRY_TO_WAKE_UP, "move %u", i);
@@ -203,7 +203,7 @@ static void mt_test_move_reasons(struct kunit *test)
 	__mt_migrate_task(t, c, MT_CAUSE_PUSH_CPU_STOP);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, 12 + 1 + ARRAY_SIZE(stopper) + ARRAY_SIZE(fork) + 3);
 	for (i = 0; i < CPU_MAX_IDLE_TYPES; i++) {
 		for (j = 0; j < 4; j++, n++) {
@@ -261,7 +261,7 @@ static void mt_test_stale_notes(struct kunit *test)
 	__mt_migrate_task(t, c, MT_CAUSE_WAKE_UP_NEW_TASK);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, 2);
 	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
 			    "a kept fork placement's note named a stopper's move");
@@ -283,7 +283,7 @@ static void mt_test_stale_notes(struct kunit *test)
 	local_irq_restore(flags);
 	migrate_enable();
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, 1);
 	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
 			    "a note of an earlier trace named a move");
@@ -299,7 +299,7 @@ static void mt_test_stale_notes(struct kunit *test)
 	__mt_migrate_wakeup(t, c);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, 1);
 	KUNIT_EXPECT_EQ_MSG(test, s->m[0].reason, MT_REASON_NONE,
 			    "a deferral of an earlier trace named a wakeup");
@@ -329,7 +329,7 @@ static void mt_test_stale_notes(struct kunit *test)
 	__mt_migrate_wakeup(t, c);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, s), 0);
 	KUNIT_ASSERT_EQ(test, s->n, 4);
 	KUNIT_EXPECT_EQ_MSG(test, s->m[1].reason, MT_REASON_NONE,
 			    "a swap's note outlived the move it made at once");

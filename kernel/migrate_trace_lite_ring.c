@@ -50,9 +50,8 @@
 #include "migrate_trace_lite_ring.h"
 
 DEFINE_PER_CPU(struct mt_ring, mt_rings);
-unsigned int mt_chunk_size;
-unsigned int mt_nr_chunks;
-bool mt_overwrite;
+/* Every buffer, for CPU hotplug: changed under cpus_read_lock() and mt_mutex. */
+static LIST_HEAD(mt_buffers);
 
 static_assert(sizeof(struct mt_rec) == 8);
 static_assert(sizeof(struct mt_rec_migrate) == 16);
@@ -102,25 +101,63 @@ bool mt_rec_valid(const struct mt_rec *rec, unsigned int room)
 }
 
 /**
+ * mt_buffer_add() - set up a buffer's rings, with no memory yet
+ * @b: the buffer
+ * @rings: its rings, zeroed
+ *
+ * From then on a CPU that comes online while @b is allocated gets its
+ * ring's memory (mt_ring_cpu_prepare()).
+ *
+ * Context: under mt_mutex; takes cpus_read_lock().
+ * Return: 0.
+ */
+int mt_buffer_add(struct mt_buffer *b, struct mt_ring __percpu *rings)
+{
+	int cpu;
+
+	b->rings = rings;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(rings, cpu)->buf = b;
+	cpus_read_lock();
+	list_add_tail(&b->node, &mt_buffers);
+	cpus_read_unlock();
+	return 0;
+}
+
+/**
+ * mt_buffer_del() - CPU hotplug no longer sees a freed buffer
+ * @b: the buffer, its rings freed (mt_ring_free())
+ *
+ * Context: under mt_mutex; takes cpus_read_lock().
+ */
+void mt_buffer_del(struct mt_buffer *b)
+{
+	cpus_read_lock();
+	list_del(&b->node);
+	cpus_read_unlock();
+}
+
+/**
  * mt_ring_allocated() - whether the rings are allocated and set up
+ * @b: the buffer
  *
  * Context: any; a dump on oops calls it without a lock.
  * Return: true if so.
  */
-bool mt_ring_allocated(void)
+bool mt_ring_allocated(const struct mt_buffer *b)
 {
 	/* Pairs with the release of mt_ring_alloc(). */
-	return smp_load_acquire(&mt_nr_chunks);
+	return smp_load_acquire(&b->nr_chunks);
 }
 
 /* With cpus_read_lock() held: mt_ring_cpu_prepare() does not run. */
-static void mt_ring_free_cpus(void)
+static void mt_ring_free_cpus(struct mt_buffer *b)
 {
 	int cpu;
 
-	WRITE_ONCE(mt_nr_chunks, 0);
+	WRITE_ONCE(b->nr_chunks, 0);
 	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_ring *r = per_cpu_ptr(b->rings, cpu);
 
 		char *data = r->data;
 
@@ -136,13 +173,14 @@ static void mt_ring_free_cpus(void)
 
 /**
  * mt_ring_free() - free every CPU's buffer
+ * @b: the buffer
  *
  * Context: no trace runs and nobody reads; may sleep.
  */
-void mt_ring_free(void)
+void mt_ring_free(struct mt_buffer *b)
 {
 	cpus_read_lock();
-	mt_ring_free_cpus();
+	mt_ring_free_cpus(b);
 	cpus_read_unlock();
 }
 
@@ -174,12 +212,12 @@ static void mt_ring_reset_one(struct mt_ring *r, char *data)
 }
 
 /* Empty every CPU's ring. */
-static void mt_ring_reset_cpus(void)
+static void mt_ring_reset_cpus(struct mt_buffer *b)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_ring *r = per_cpu_ptr(b->rings, cpu);
 
 		local_set(&r->nobuf, 0);
 		if (r->data)
@@ -200,48 +238,51 @@ static bool mt_ring_fits_memory(unsigned long long bytes)
 }
 
 /* The bytes of one CPU's buffer: whole chunks of the geometry. */
-static unsigned long mt_ring_cpu_bytes(void)
+static unsigned long mt_ring_cpu_bytes(const struct mt_buffer *b)
 {
-	return (unsigned long)mt_nr_chunks * mt_chunk_size;
+	return (unsigned long)b->nr_chunks * b->chunk_size;
 }
 
 /**
  * mt_ring_total_bytes() - the memory the buffers take
+ * @b: the buffer
  *
  * Return: the bytes of the buffers allocated, for migration_trace/stats.
  */
-unsigned long long mt_ring_total_bytes(void)
+unsigned long long mt_ring_total_bytes(const struct mt_buffer *b)
 {
 	unsigned long long sum = 0;
 	int cpu;
 
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(b))
 		return 0;
 	for_each_possible_cpu(cpu)
-		if (mt_ring_has_data(per_cpu_ptr(&mt_rings, cpu)))
-			sum += mt_ring_cpu_bytes();
+		if (mt_ring_has_data(per_cpu_ptr(b->rings, cpu)))
+			sum += mt_ring_cpu_bytes(b);
 	return sum;
 }
 
 /**
  * mt_ring_nr_buffers() - the CPUs that have a buffer
+ * @b: the buffer
  *
  * Return: their number, for migration_trace/stats.
  */
-unsigned int mt_ring_nr_buffers(void)
+unsigned int mt_ring_nr_buffers(const struct mt_buffer *b)
 {
 	unsigned int n = 0;
 	int cpu;
 
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(b))
 		return 0;
 	for_each_possible_cpu(cpu)
-		n += mt_ring_has_data(per_cpu_ptr(&mt_rings, cpu));
+		n += mt_ring_has_data(per_cpu_ptr(b->rings, cpu));
 	return n;
 }
 
 /**
  * mt_ring_alloc() - allocate a buffer for each online CPU
+ * @b: the buffer
  * @size_kb: each buffer's size in KiB
  *
  * Each buffer is on its CPU's node, in chunks of at most 4 KiB and at
@@ -257,7 +298,7 @@ unsigned int mt_ring_nr_buffers(void)
  * mt_ring_fits_memory() allows (the latter with a message).  On failure
  * the buffers of before, and their geometry, stay.
  */
-int mt_ring_alloc(unsigned long size_kb)
+int mt_ring_alloc(struct mt_buffer *b, unsigned long size_kb)
 {
 	unsigned long size = size_kb * 1024;
 	unsigned long long total;
@@ -291,18 +332,18 @@ int mt_ring_alloc(unsigned long size_kb)
 		}
 	}
 	/* All there: the old buffers go, the new ones take their place. */
-	mt_ring_free_cpus();
+	mt_ring_free_cpus(b);
 	for_each_online_cpu(cpu) {
-		per_cpu_ptr(&mt_rings, cpu)->data = data[cpu];
+		per_cpu_ptr(b->rings, cpu)->data = data[cpu];
 		data[cpu] = NULL;
 	}
-	mt_chunk_size = chunk;
-	mt_ring_reset_cpus();
+	b->chunk_size = chunk;
+	mt_ring_reset_cpus(b);
 	/*
 	 * Last, and with a release: a dump on oops, which looks at the rings
 	 * without a lock once they are allocated, sees them set up.
 	 */
-	smp_store_release(&mt_nr_chunks, size / chunk);
+	smp_store_release(&b->nr_chunks, size / chunk);
 out:
 	cpus_read_unlock();
 	/* What a failure left allocated; NULL for every CPU on success. */
@@ -323,25 +364,33 @@ out:
  * mt_ring_alloc() and mt_ring_free() run under cpus_read_lock().  A
  * failure does not stop the CPU: its records are counted as nobuf.
  */
-static int mt_ring_cpu_prepare(unsigned int cpu)
+static void mt_ring_cpu_prepare_one(struct mt_buffer *b, unsigned int cpu)
 {
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(b->rings, cpu);
 	char *data;
 
 	/* Its nobuf count stays: it may have been online without a buffer. */
-	if (!mt_ring_allocated() || r->data)
-		return 0;
+	if (!mt_ring_allocated(b) || r->data)
+		return;
 	data = NULL;
-	if (mt_ring_fits_memory(mt_ring_cpu_bytes()))
-		data = kvzalloc_node(mt_ring_cpu_bytes(), MT_GFP, cpu_to_node(cpu));
+	if (mt_ring_fits_memory(mt_ring_cpu_bytes(b)))
+		data = kvzalloc_node(mt_ring_cpu_bytes(b), MT_GFP, cpu_to_node(cpu));
 	if (data) {
 		mt_ring_reset_one(r, data);
 		/* Readers that see the buffer see it empty (mt_ring_has_data()). */
 		smp_store_release(&r->data, data);
-		return 0;
+		return;
 	}
 	pr_warn_ratelimited("no buffer of %lu KiB for CPU %u in the available memory: its records are dropped\n",
-			    mt_ring_cpu_bytes() >> 10, cpu);
+			    mt_ring_cpu_bytes(b) >> 10, cpu);
+}
+
+static int mt_ring_cpu_prepare(unsigned int cpu)
+{
+	struct mt_buffer *b;
+
+	list_for_each_entry(b, &mt_buffers, node)
+		mt_ring_cpu_prepare_one(b, cpu);
 	return 0;
 }
 
@@ -360,14 +409,15 @@ void __init mt_ring_init(void)
 
 /**
  * mt_ring_reset() - empty every ring
+ * @b: the buffer
  *
  * Context: no writer or reader runs.
  */
-void mt_ring_reset(void)
+void mt_ring_reset(struct mt_buffer *b)
 {
 	cpus_read_lock();
-	if (mt_ring_allocated())
-		mt_ring_reset_cpus();
+	if (mt_ring_allocated(b))
+		mt_ring_reset_cpus(b);
 	cpus_read_unlock();
 }
 
@@ -380,10 +430,10 @@ static bool mt_ring_next_chunk(struct mt_ring *r, u64 ts)
 	unsigned long next = r->write_seq + 1, read;
 	struct mt_chunk *c;
 
-	if (!READ_ONCE(mt_overwrite)) {
+	if (!READ_ONCE(r->buf->overwrite)) {
 		/* Pairs with the reader's release: it is done with the chunk. */
 		read = smp_load_acquire(&r->read_seq);
-		if (next - read >= mt_nr_chunks)
+		if (next - read >= r->buf->nr_chunks)
 			return false;
 	}
 	c = mt_chunk_of(r, next);
@@ -406,7 +456,7 @@ static bool mt_ring_rebase(struct mt_ring *r, unsigned int len, u64 ts)
 {
 	struct mt_rec_time *t;
 
-	if (r->wtail + sizeof(*t) + len > mt_chunk_payload())
+	if (r->wtail + sizeof(*t) + len > mt_chunk_payload(r))
 		return mt_ring_next_chunk(r, ts);
 	t = (struct mt_rec_time *)mt_chunk_rec(r->wchunk, r->wtail);
 	t->hdr.delta = 0;
@@ -425,7 +475,7 @@ static bool mt_ring_clamp(struct mt_ring *r, unsigned int len, u64 ns)
 {
 	struct mt_rec_clamped *c;
 
-	if (r->wtail + sizeof(*c) + len > mt_chunk_payload() &&
+	if (r->wtail + sizeof(*c) + len > mt_chunk_payload(r) &&
 	    !mt_ring_next_chunk(r, r->wlast))
 		return false;
 	if (!r->wtail)
@@ -478,15 +528,16 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
 	}
 	if (ts - r->wlast > U32_MAX && !mt_ring_rebase(r, len, ts))
 		return NULL;
-	if (r->wtail + len > mt_chunk_payload() && !mt_ring_next_chunk(r, ts))
+	if (r->wtail + len > mt_chunk_payload(r) && !mt_ring_next_chunk(r, ts))
 		return NULL;
 	/* The chunk has a time base and room: the fast path may append. */
-	r->wlimit = mt_chunk_payload();
+	r->wlimit = mt_chunk_payload(r);
 	return mt_ring_fill(r, len, type, reason, ts);
 }
 
 /**
  * mt_ring_drop() - count a record this CPU's ring refused
+ * @r: this CPU's ring
  * @ts: its time; the first refusal's is kept
  *
  * Context: interrupts disabled, the writer busy.
@@ -494,10 +545,8 @@ __cold void *mt_ring_write_slow(struct mt_ring *r, unsigned int len,
  * the trace was allocated, and its buffer could not be): the record is
  * counted apart, and the trace goes on for the other CPUs.
  */
-bool mt_ring_drop(u64 ts)
+bool mt_ring_drop(struct mt_ring *r, u64 ts)
 {
-	struct mt_ring *r = this_cpu_ptr(&mt_rings);
-
 	if (unlikely(!r->wchunk)) {
 		local_inc(&r->nobuf);
 		return false;
@@ -511,30 +560,33 @@ bool mt_ring_drop(u64 ts)
 
 /**
  * mt_ring_entries() - the records a CPU logged since the reset
+ * @b: the buffer
  * @cpu: the CPU
  *
  * Context: the rings allocated.
  * Return: the count.
  */
-u64 mt_ring_entries(int cpu)
+u64 mt_ring_entries(struct mt_buffer *b, int cpu)
 {
-	return local64_read(&per_cpu_ptr(&mt_rings, cpu)->entries);
+	return local64_read(&per_cpu_ptr(b->rings, cpu)->entries);
 }
 
 /**
  * mt_ring_dropped() - the records a CPU's full ring refused
+ * @b: the buffer
  * @cpu: the CPU
  *
  * Context: the rings allocated.
  * Return: the count since the reset.
  */
-unsigned long mt_ring_dropped(int cpu)
+unsigned long mt_ring_dropped(struct mt_buffer *b, int cpu)
 {
-	return local_read(&per_cpu_ptr(&mt_rings, cpu)->dropped);
+	return local_read(&per_cpu_ptr(b->rings, cpu)->dropped);
 }
 
 /**
  * mt_ring_clamped() - a CPU's records logged at the time of the one before
+ * @b: the buffer
  * @cpu: the CPU
  *
  * Its clock stepped back for each of them.
@@ -542,20 +594,21 @@ unsigned long mt_ring_dropped(int cpu)
  * Context: the rings allocated.
  * Return: the count since the reset.
  */
-unsigned long mt_ring_clamped(int cpu)
+unsigned long mt_ring_clamped(struct mt_buffer *b, int cpu)
 {
-	return local_read(&per_cpu_ptr(&mt_rings, cpu)->clamped);
+	return local_read(&per_cpu_ptr(b->rings, cpu)->clamped);
 }
 
 /**
  * mt_ring_nobuf() - a CPU's records refused because it has no buffer
+ * @b: the buffer
  * @cpu: the CPU
  *
  * Return: the count since the reset (see mt_ring_drop()).
  */
-unsigned long mt_ring_nobuf(int cpu)
+unsigned long mt_ring_nobuf(struct mt_buffer *b, int cpu)
 {
-	return local_read(&per_cpu_ptr(&mt_rings, cpu)->nobuf);
+	return local_read(&per_cpu_ptr(b->rings, cpu)->nobuf);
 }
 
 /**
@@ -570,8 +623,8 @@ void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur)
 	unsigned long oldest = 0;
 	struct mt_chunk *c;
 
-	if (r->write_seq >= mt_nr_chunks - 1)
-		oldest = r->write_seq - (mt_nr_chunks - 1);
+	if (r->write_seq >= r->buf->nr_chunks - 1)
+		oldest = r->write_seq - (r->buf->nr_chunks - 1);
 	c = mt_chunk_of(r, oldest);
 	/* A writer stopped by a panic while it recycled it: from the next. */
 	if (READ_ONCE(c->seq) != oldest && oldest != r->write_seq)
@@ -611,10 +664,10 @@ static bool mt_ring_first_kept(struct mt_ring *r, u64 *first)
 	for (tries = 0; tries < 16; tries++) {
 		/* Pairs with the writer's release of a new chunk. */
 		unsigned long ws = smp_load_acquire(&r->write_seq);
-		unsigned long oldest = ws - (mt_nr_chunks - 1);
+		unsigned long oldest = ws - (r->buf->nr_chunks - 1);
 		struct mt_chunk *c = mt_chunk_of(r, oldest);
 
-		if (ws < mt_nr_chunks - 1 || (long)(r->rd.seq - oldest) >= 0)
+		if (ws < r->buf->nr_chunks - 1 || (long)(r->rd.seq - oldest) >= 0)
 			return false;
 		if (READ_ONCE(c->seq) != oldest)
 			continue;
@@ -631,6 +684,7 @@ static bool mt_ring_first_kept(struct mt_ring *r, u64 *first)
 
 /**
  * mt_ring_overwritten() - a CPU's records lost to the flight recorder
+ * @b: the buffer
  * @cpu: the CPU
  *
  * Those an overtaken consuming reader missed, and those recycled before
@@ -640,12 +694,12 @@ static bool mt_ring_first_kept(struct mt_ring *r, u64 *first)
  * run.
  * Return: the count since the reset; 0 if the rings are not allocated.
  */
-u64 mt_ring_overwritten(int cpu)
+u64 mt_ring_overwritten(struct mt_buffer *b, int cpu)
 {
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(b->rings, cpu);
 	u64 first;
 
-	if (!mt_ring_allocated() || !mt_ring_has_data(r))
+	if (!mt_ring_allocated(b) || !mt_ring_has_data(r))
 		return 0;
 	/*
 	 * By the ring, not the flag: chunks recycled while overwrite was
@@ -658,42 +712,44 @@ u64 mt_ring_overwritten(int cpu)
 
 /**
  * mt_ring_empty() - whether no CPU logged anything since the reset
+ * @b: the buffer
  *
  * Return: true if so, or if the rings are not allocated.
  */
-bool mt_ring_empty(void)
+bool mt_ring_empty(struct mt_buffer *b)
 {
 	int cpu;
 
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(b))
 		return true;
 	for_each_possible_cpu(cpu)
-		if (mt_ring_entries(cpu))
+		if (mt_ring_entries(b, cpu))
 			return false;
 	return true;
 }
 
 /**
  * mt_ring_used() - the bytes of the rings that hold records not consumed
+ * @b: the buffer
  *
  * Context: writers stopped.
  * Return: the bytes, chunk headers included; 0 if not allocated.
  */
-unsigned long mt_ring_used(void)
+unsigned long mt_ring_used(struct mt_buffer *b)
 {
 	unsigned long sum = 0;
 	int cpu;
 
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(b))
 		return 0;
 	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_ring *r = per_cpu_ptr(b->rings, cpu);
 		struct mt_cursor oldest;
 
 		if (!mt_ring_has_data(r))
 			continue;
 		mt_ring_oldest(r, &oldest);
-		sum += (r->write_seq - oldest.seq) * mt_chunk_size;
+		sum += (r->write_seq - oldest.seq) * b->chunk_size;
 		if (r->wtail)
 			sum += MT_CHUNK_HDR + r->wtail;
 	}

@@ -7,6 +7,7 @@
 #define _KERNEL_MIGRATE_TRACE_LITE_RING_H
 
 #include <linux/cache.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <asm/byteorder.h>
@@ -128,6 +129,8 @@ struct mt_cpu_start {
 	int node;
 };
 
+struct mt_buffer;
+
 struct mt_ring {
 	/* The owning CPU writes these, with interrupts disabled. */
 	struct mt_chunk *wchunk;	/* the chunk being written */
@@ -161,7 +164,23 @@ struct mt_ring {
 	 * buffer could not be allocated when it came online.
 	 */
 	char *data;
+	struct mt_buffer *buf;		/* the buffer the ring is part of */
 	struct mt_cpu_start start;
+};
+
+/*
+ * A trace's buffer: a ring per CPU, of one geometry.  The top trace's
+ * rings are mt_rings, which the hooks' fast path addresses directly; an
+ * instance's are allocated with it.
+ */
+struct mt_buffer {
+	struct mt_ring __percpu *rings;
+	/* Set when the rings are allocated (under mt_mutex): */
+	unsigned int chunk_size;	/* bytes, a power of 2 */
+	unsigned int nr_chunks;		/* per CPU, at least 2; 0: none */
+	/* Flight recorder: recycle chunks.  Any time; read once per chunk switch. */
+	bool overwrite;
+	struct list_head node;		/* in the buffers CPU hotplug sees */
 };
 
 DECLARE_PER_CPU(struct mt_ring, mt_rings);
@@ -177,20 +196,15 @@ static inline bool mt_ring_has_data(struct mt_ring *r)
 	return smp_load_acquire(&r->data);
 }
 
-/* Geometry, set when the buffers are allocated (under mt_mutex). */
-extern unsigned int mt_chunk_size;	/* bytes, a power of 2 */
-extern unsigned int mt_nr_chunks;	/* per CPU, at least 2 */
-/* Flight recorder: recycle chunks.  Any time; read once per chunk switch. */
-extern bool mt_overwrite;
-
 static inline struct mt_chunk *mt_chunk_of(struct mt_ring *r, unsigned long seq)
 {
-	return (struct mt_chunk *)(r->data + (seq % mt_nr_chunks) * mt_chunk_size);
+	return (struct mt_chunk *)(r->data + (seq % r->buf->nr_chunks) *
+				   r->buf->chunk_size);
 }
 
-static inline unsigned int mt_chunk_payload(void)
+static inline unsigned int mt_chunk_payload(const struct mt_ring *r)
 {
-	return mt_chunk_size - MT_CHUNK_HDR;
+	return r->buf->chunk_size - MT_CHUNK_HDR;
 }
 
 static inline struct mt_rec *mt_chunk_rec(struct mt_chunk *c, unsigned int off)
@@ -260,6 +274,7 @@ static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
 
 /**
  * mt_ring_write() - append a record to this CPU's ring
+ * @r: this CPU's ring of the buffer
  * @len: its size, mt_rec_size(@type)
  * @type: enum mt_cause or enum mt_event
  * @ts: its time, local_clock() of this CPU, read with interrupts off
@@ -271,35 +286,37 @@ static __always_inline void mt_ring_advance(struct mt_ring *r, unsigned int len)
  * Return: the record, or NULL if the ring is full (overwrite off) or this
  * CPU has no buffer.
  */
-static __always_inline void *mt_ring_write(unsigned int len, unsigned int type,
-					   u64 ts)
+static __always_inline void *mt_ring_write(struct mt_ring *r, unsigned int len,
+					   unsigned int type, u64 ts)
 {
-	return mt_ring_reserve(this_cpu_ptr(&mt_rings), len, type, ts);
+	return mt_ring_reserve(r, len, type, ts);
 }
 
-/* Publish the record mt_ring_write() returned. */
-static __always_inline void mt_ring_commit(void *rec)
+/* Publish the record mt_ring_write() returned in @r. */
+static __always_inline void mt_ring_commit(struct mt_ring *r, void *rec)
 {
-	mt_ring_advance(this_cpu_ptr(&mt_rings), ((struct mt_rec *)rec)->len);
+	mt_ring_advance(r, ((struct mt_rec *)rec)->len);
 }
 
-int mt_ring_alloc(unsigned long size_kb);
-void mt_ring_free(void);
-bool mt_ring_allocated(void);
-void mt_ring_reset(void);
-bool mt_ring_drop(u64 ts);
+int mt_buffer_add(struct mt_buffer *b, struct mt_ring __percpu *rings);
+void mt_buffer_del(struct mt_buffer *b);
+int mt_ring_alloc(struct mt_buffer *b, unsigned long size_kb);
+void mt_ring_free(struct mt_buffer *b);
+bool mt_ring_allocated(const struct mt_buffer *b);
+void mt_ring_reset(struct mt_buffer *b);
+bool mt_ring_drop(struct mt_ring *r, u64 ts);
 unsigned int mt_rec_size(unsigned int type);
 bool mt_rec_valid(const struct mt_rec *rec, unsigned int room);
-u64 mt_ring_entries(int cpu);
-unsigned long mt_ring_dropped(int cpu);
-unsigned long mt_ring_clamped(int cpu);
-unsigned long mt_ring_nobuf(int cpu);
-unsigned long long mt_ring_total_bytes(void);
-unsigned int mt_ring_nr_buffers(void);
+u64 mt_ring_entries(struct mt_buffer *b, int cpu);
+unsigned long mt_ring_dropped(struct mt_buffer *b, int cpu);
+unsigned long mt_ring_clamped(struct mt_buffer *b, int cpu);
+unsigned long mt_ring_nobuf(struct mt_buffer *b, int cpu);
+unsigned long long mt_ring_total_bytes(const struct mt_buffer *b);
+unsigned int mt_ring_nr_buffers(const struct mt_buffer *b);
 void mt_ring_init(void);
-u64 mt_ring_overwritten(int cpu);
-bool mt_ring_empty(void);
-unsigned long mt_ring_used(void);
+u64 mt_ring_overwritten(struct mt_buffer *b, int cpu);
+bool mt_ring_empty(struct mt_buffer *b);
+unsigned long mt_ring_used(struct mt_buffer *b);
 void mt_ring_oldest_chunk(struct mt_ring *r, struct mt_cursor *cur);
 void mt_ring_oldest(struct mt_ring *r, struct mt_cursor *cur);
 struct mt_rec *mt_cursor_peek(struct mt_ring *r, struct mt_cursor *cur, u64 *ts);
@@ -332,6 +349,19 @@ static __always_inline void mt_writer_end(void)
 	this_cpu_write(mt_rings.busy, 0);
 }
 
+/* As mt_writer_begin(), for @r, this CPU's ring of any buffer. */
+static __always_inline void mt_ring_writer_begin(struct mt_ring *r)
+{
+	WRITE_ONCE(r->busy, 1);
+}
+
+/* As mt_writer_end(), for @r. */
+static __always_inline void mt_ring_writer_end(struct mt_ring *r)
+{
+	smp_wmb();
+	WRITE_ONCE(r->busy, 0);
+}
+
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
 static inline void mt_writer_begin(void)
@@ -339,6 +369,14 @@ static inline void mt_writer_begin(void)
 }
 
 static inline void mt_writer_end(void)
+{
+}
+
+static inline void mt_ring_writer_begin(struct mt_ring *r)
+{
+}
+
+static inline void mt_ring_writer_end(struct mt_ring *r)
 {
 }
 

@@ -92,12 +92,14 @@ void mt_snap_free(struct mt_snap *s)
 /**
  * mt_snap_alloc() - allocate a snapshot's memory for every possible CPU
  * @s: the snapshot
+ * @tr: the trace whose rings it reads
  *
  * Context: may sleep.
  * Return: 0, or -ENOMEM with nothing left allocated.
  */
-int mt_snap_alloc(struct mt_snap *s)
+int mt_snap_alloc(struct mt_snap *s, struct mt_trace *tr)
 {
+	s->tr = tr;
 	s->cpus = kvcalloc(nr_cpu_ids, sizeof(*s->cpus), MT_GFP);
 	s->heap_data = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
 	if (!s->cpus || !s->heap_data) {
@@ -122,10 +124,10 @@ void mt_snap_start(struct mt_snap *s, unsigned long newest)
 	int cpu;
 
 	min_heap_init(&s->heap, s->heap_data, nr_cpu_ids);
-	if (!mt_ring_allocated())
+	if (!mt_ring_allocated(&s->tr->buf))
 		return;
 	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_ring *r = per_cpu_ptr(s->tr->buf.rings, cpu);
 		struct mt_snap_cpu *sc = &s->cpus[cpu];
 
 		/* A CPU never online since the allocation, or without memory. */
@@ -177,7 +179,7 @@ int mt_snap_top(struct mt_snap *s)
 unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf)
 {
 	struct mt_snap_cpu *sc = &s->cpus[cpu];
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(s->tr->buf.rings, cpu);
 
 	switch (sc->state) {
 	case MT_SNAP_LEAD:
@@ -197,7 +199,7 @@ void mt_snap_next(struct mt_snap *s)
 {
 	int cpu = mt_snap_top(s);
 	struct mt_snap_cpu *sc = &s->cpus[cpu];
-	struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+	struct mt_ring *r = per_cpu_ptr(s->tr->buf.rings, cpu);
 
 	switch (sc->state) {
 	case MT_SNAP_LEAD:
@@ -219,6 +221,7 @@ void mt_snap_next(struct mt_snap *s)
 
 /**
  * mt_snap_walk() - call @fn for every record of a snapshot, for KUnit
+ * @tr: the trace
  * @fn: called with each record's CPU, record, time stamp and @arg
  * @arg: passed to @fn
  *
@@ -227,13 +230,14 @@ void mt_snap_next(struct mt_snap *s)
  * Context: writers stopped; may sleep.
  * Return: 0, or -ENOMEM.
  */
-VISIBLE_IF_KUNIT int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec,
+VISIBLE_IF_KUNIT int mt_snap_walk(struct mt_trace *tr,
+				  void (*fn)(int cpu, const struct mt_rec *rec,
 					     u64 ts, void *arg), void *arg)
 {
 	struct mt_snap s;
 	int cpu;
 
-	if (mt_snap_alloc(&s))
+	if (mt_snap_alloc(&s, tr))
 		return -ENOMEM;
 	mt_snap_start(&s, 0);
 	while ((cpu = mt_snap_top(&s)) >= 0) {
@@ -273,20 +277,21 @@ struct mt_iter {
 	char line[MT_LINE_MAX];
 };
 
-static int mt_cmp_clock(const void *a, const void *b)
+static int mt_cmp_clock(const void *a, const void *b, const void *priv)
 {
-	u64 x = per_cpu_ptr(&mt_rings, *(const int *)a)->start.ts;
-	u64 y = per_cpu_ptr(&mt_rings, *(const int *)b)->start.ts;
+	struct mt_ring __percpu *rings = (__force struct mt_ring __percpu *)priv;
+	u64 x = per_cpu_ptr(rings, *(const int *)a)->start.ts;
+	u64 y = per_cpu_ptr(rings, *(const int *)b)->start.ts;
 
 	return x < y ? -1 : x > y;
 }
 
 /* A name for @pid: the cache of names, the live task, or "<...>". */
-static void mt_name_of(pid_t pid, char *comm)
+static void mt_name_of(struct mt_trace *tr, pid_t pid, char *comm)
 {
 	struct task_struct *t;
 
-	if (mt_comm_lookup(pid, comm))
+	if (mt_comm_lookup(tr, pid, comm))
 		return;
 	if (!pid) {
 		strscpy(comm, "swapper", TASK_COMM_LEN);	/* the idle tasks */
@@ -311,6 +316,7 @@ static void mt_name_of(pid_t pid, char *comm)
  */
 static int mt_iter_saved_names(struct mt_iter *it)
 {
+	struct mt_trace *tr = it->snap.tr;
 	struct xarray pids;
 	unsigned long pid, flags;
 	bool gone = false;
@@ -327,11 +333,11 @@ static int mt_iter_saved_names(struct mt_iter *it)
 	it->saved_ts = it->snap.cpus[it->saved_cpu].ts;
 
 	xa_init(&pids);
-	for (i = 0; i < mt_task_list_len && !ret; i++)
-		ret = xa_err(xa_store(&pids, mt_task_list[i].pid,
+	for (i = 0; i < tr->task_list_len && !ret; i++)
+		ret = xa_err(xa_store(&pids, tr->task_list[i].pid,
 				      xa_mk_value(MT_PID_NAMED), MT_GFP));
 	for_each_possible_cpu(cpu) {
-		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
+		struct mt_ring *r = per_cpu_ptr(tr->buf.rings, cpu);
 		struct mt_cursor c = it->snap.cpus[cpu].cur;
 		struct mt_rec *rec;
 		u64 ts;
@@ -372,7 +378,7 @@ static int mt_iter_saved_names(struct mt_iter *it)
 		if (ret || xa_to_value(entry) != MT_PID_SEEN)
 			continue;
 		it->saved[it->nr_saved].pid = pid;
-		mt_name_of(pid, it->saved[it->nr_saved].comm);
+		mt_name_of(tr, pid, it->saved[it->nr_saved].comm);
 		it->nr_saved++;
 	}
 	xa_destroy(&pids);
@@ -381,6 +387,7 @@ static int mt_iter_saved_names(struct mt_iter *it)
 
 static int mt_iter_rewind(struct mt_iter *it)
 {
+	struct mt_trace *tr = it->snap.tr;
 	int cpu;
 
 	it->phase = MT_PH_CLOCKS;
@@ -391,9 +398,11 @@ static int mt_iter_rewind(struct mt_iter *it)
 		return 0;
 	it->nr_clocks = 0;
 	for_each_possible_cpu(cpu)
-		if (mt_ring_allocated() && per_cpu_ptr(&mt_rings, cpu)->start.ts)
+		if (mt_ring_allocated(&tr->buf) &&
+		    per_cpu_ptr(tr->buf.rings, cpu)->start.ts)
 			it->clock_cpus[it->nr_clocks++] = cpu;
-	sort(it->clock_cpus, it->nr_clocks, sizeof(int), mt_cmp_clock, NULL);
+	sort_r(it->clock_cpus, it->nr_clocks, sizeof(int), mt_cmp_clock, NULL,
+	       (__force const void *)tr->buf.rings);
 	return 0;
 }
 
@@ -407,7 +416,7 @@ static bool mt_iter_settle(struct mt_iter *it)
 				return true;
 			break;
 		case MT_PH_TASKS:
-			if (it->idx < mt_task_list_len)
+			if (it->idx < it->snap.tr->task_list_len)
 				return true;
 			break;
 		case MT_PH_SAVED:
@@ -437,18 +446,19 @@ static void mt_iter_next(struct mt_iter *it)
 
 static unsigned int mt_iter_format(struct mt_iter *it)
 {
+	struct mt_trace *tr = it->snap.tr;
 	int cpu;
 
 	switch (it->phase) {
 	case MT_PH_CLOCKS:
 		cpu = it->clock_cpus[it->idx];
 		return mt_format_clock(it->line, cpu,
-				       &per_cpu_ptr(&mt_rings, cpu)->start);
+				       &per_cpu_ptr(tr->buf.rings, cpu)->start);
 	case MT_PH_TASKS:
 		return mt_format_name(it->line, MT_EV_TASK_LIST,
-				      mt_task_list_cpu, mt_task_list_ts,
-				      mt_task_list[it->idx].pid,
-				      mt_task_list[it->idx].comm);
+				      tr->task_list_cpu, tr->task_list_ts,
+				      tr->task_list[it->idx].pid,
+				      tr->task_list[it->idx].comm);
 	case MT_PH_SAVED:
 		return mt_format_name(it->line, MT_EV_SAVED_COMM, it->saved_cpu,
 				      it->saved_ts, it->saved[it->idx].pid,
@@ -492,12 +502,13 @@ static void mt_seq_stop(struct seq_file *m, void *v)
 /* The header into the seq_file's buffer; it grows if that is too small. */
 static void mt_seq_header(struct seq_file *m)
 {
+	struct mt_iter *it = m->private;
 	struct seq_buf s;
 	char *buf;
 	size_t size = seq_get_buf(m, &buf);
 
 	seq_buf_init(&s, buf, size);
-	mt_show_header(&s, false);
+	mt_show_header(it->snap.tr, &s, false);
 	seq_commit(m, seq_buf_has_overflowed(&s) ? -1 : seq_buf_used(&s));
 }
 
@@ -528,6 +539,7 @@ static void mt_iter_free(struct mt_iter *it)
 
 static int mt_trace_open(struct inode *inode, struct file *file)
 {
+	struct mt_trace *tr = inode->i_private;
 	struct mt_iter *it;
 	int ret;
 
@@ -535,12 +547,15 @@ static int mt_trace_open(struct inode *inode, struct file *file)
 	if (!it)
 		return -ENOMEM;
 	mutex_lock(&mt_mutex);
-	ret = -EBUSY;
-	if (mt_trace_running() || mt_reader_busy())
+	ret = mt_trace_file_get_locked(tr);
+	if (ret)
 		goto fail;
+	ret = -EBUSY;
+	if (mt_tr_running(tr) || mt_reader_busy(&tr->rd))
+		goto fail_put;
 	/* The trace may have stopped itself: make sure writers are gone. */
 	synchronize_rcu();
-	ret = mt_snap_alloc(&it->snap);
+	ret = mt_snap_alloc(&it->snap, tr);
 	if (ret)
 		goto fail;
 	it->clock_cpus = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
@@ -550,10 +565,12 @@ static int mt_trace_open(struct inode *inode, struct file *file)
 	if (!ret)
 		ret = mt_iter_saved_names(it);
 	if (ret)
-		goto fail;
-	mt_trace_readers++;
+		goto fail_put;
+	tr->trace_readers++;
 	mutex_unlock(&mt_mutex);
 	return 0;
+fail_put:
+	mt_trace_file_put_locked(tr);
 fail:
 	mutex_unlock(&mt_mutex);
 	mt_iter_free(it);
@@ -564,9 +581,11 @@ fail:
 static int mt_trace_release(struct inode *inode, struct file *file)
 {
 	struct mt_iter *it = ((struct seq_file *)file->private_data)->private;
+	struct mt_trace *tr = it->snap.tr;
 
 	mutex_lock(&mt_mutex);
-	mt_trace_readers--;
+	tr->trace_readers--;
+	mt_trace_file_put_locked(tr);
 	mutex_unlock(&mt_mutex);
 	mt_iter_free(it);
 	return seq_release_private(inode, file);
@@ -580,10 +599,11 @@ static const struct file_operations mt_trace_fops = {
 };
 
 /**
- * mt_snap_init() - create the trace file
- * @dir: debugfs migration_trace/
+ * mt_snap_init() - create a trace's trace file
+ * @tr: the trace
+ * @dir: its debugfs directory
  */
-void mt_snap_init(struct dentry *dir)
+void mt_snap_init(struct mt_trace *tr, struct dentry *dir)
 {
-	debugfs_create_file("trace", 0400, dir, NULL, &mt_trace_fops);
+	debugfs_create_file("trace", 0400, dir, tr, &mt_trace_fops);
 }

@@ -24,12 +24,13 @@ struct mt_snap_cpu {
 DEFINE_MIN_HEAP(int, mt_cpu_heap);
 
 struct mt_snap {
+	struct mt_trace *tr;		/* whose rings */
 	struct mt_cpu_heap heap;	/* CPUs with a head, earliest first */
 	struct mt_snap_cpu *cpus;	/* by CPU number */
 	int *heap_data;
 };
 
-int mt_snap_alloc(struct mt_snap *s);
+int mt_snap_alloc(struct mt_snap *s, struct mt_trace *tr);
 void mt_snap_free(struct mt_snap *s);
 void mt_snap_start(struct mt_snap *s, unsigned long newest);
 int mt_snap_top(struct mt_snap *s);
@@ -37,15 +38,18 @@ unsigned int mt_snap_format(struct mt_snap *s, int cpu, char *buf);
 void mt_snap_next(struct mt_snap *s);
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
-void mt_snap_init(struct dentry *dir);
+void mt_snap_init(struct mt_trace *tr, struct dentry *dir);
 #else
-static inline void mt_snap_init(struct dentry *dir)
+struct mt_trace;
+
+static inline void mt_snap_init(struct mt_trace *tr, struct dentry *dir)
 {
 }
 #endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int mt_snap_walk(void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
+int mt_snap_walk(struct mt_trace *tr,
+		 void (*fn)(int cpu, const struct mt_rec *rec, u64 ts, void *arg),
 		 void *arg);
 #endif
 

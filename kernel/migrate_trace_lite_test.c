@@ -68,7 +68,7 @@ static void mt_test_see(int cpu, const struct mt_rec *rec, u64 ts, void *arg)
 static void mt_test_walk(struct kunit *test, struct mt_test_seen *s)
 {
 	s->ordered = true;
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see, s), 0);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see, s), 0);
 }
 
 static void mt_test_api_mark(struct kunit *test)
@@ -90,8 +90,8 @@ static void mt_test_mark_while_stopped(struct kunit *test)
 {
 	mt_test_reset(test);
 	mt_trace_mark(0x77UL);
-	KUNIT_EXPECT_TRUE(test, mt_ring_empty());
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_TRUE(test, mt_ring_empty(&mt_top.buf));
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
 }
 
 /* Each rule of mt_trace_enable(), and the state it leaves. */
@@ -99,12 +99,12 @@ static void mt_test_enable_rules(struct kunit *test)
 {
 	mt_test_reset(test);
 	KUNIT_EXPECT_FALSE(test, mt_trace_running());
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
 
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_trace_running());
-	KUNIT_EXPECT_TRUE(test, mt_ring_allocated());
-	KUNIT_EXPECT_TRUE(test, mt_trace_started());
+	KUNIT_EXPECT_TRUE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_TRUE(test, mt_trace_started(&mt_top));
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_trace_running());
 
@@ -122,8 +122,8 @@ static void mt_test_enable_rules(struct kunit *test)
 
 	/* A reset frees the buffers and allows a new start. */
 	mt_test_reset(test);
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
-	KUNIT_EXPECT_FALSE(test, mt_trace_started());
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_FALSE(test, mt_trace_started(&mt_top));
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 	mt_test_reset(test);
 	KUNIT_EXPECT_FALSE(test, mt_trace_running());
@@ -203,8 +203,8 @@ static void mt_test_filled_slow(struct kunit *test)
 	__mt_migrate_wakeup(t, c);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_EXPECT_GT(test, mt_ring_clamped(this), 0UL);
-	KUNIT_ASSERT_EQ(test, mt_snap_walk(mt_test_see_moves, st), 0);
+	KUNIT_EXPECT_GT(test, mt_ring_clamped(&mt_top.buf, this), 0UL);
+	KUNIT_ASSERT_EQ(test, mt_snap_walk(&mt_top, mt_test_see_moves, st), 0);
 	KUNIT_ASSERT_EQ_MSG(test, st->n, 4U, "moves: %s", mt_test_moves_str(test, st));
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_EQ(test, st->m[i].cause, MT_CAUSE_TRY_TO_WAKE_UP);
@@ -249,14 +249,14 @@ static void mt_test_exiting_named(struct kunit *test)
  * runs under mt_mutex, where no assertion may fail; the one inside
  * kunit_deactivate_static_stub() cannot, since the stub is active.
  */
-static void mt_test_walk_for_real(u64 ts)
+static void mt_test_walk_for_real(struct mt_trace *tr, u64 ts)
 {
 	kunit_deactivate_static_stub(kunit_get_current_test(), mt_take_task_list);
-	mt_take_task_list(ts);
+	mt_take_task_list(tr, ts);
 }
 
 /* The start's walk, with the test's task moved and renamed while it runs. */
-static void mt_test_walk_late(u64 ts)
+static void mt_test_walk_late(struct mt_trace *tr, u64 ts)
 {
 	struct task_struct *t = kunit_get_current_test()->priv;
 	unsigned long flags;
@@ -265,7 +265,7 @@ static void mt_test_walk_late(u64 ts)
 	local_irq_save(flags);
 	__mt_set_task_comm(t);
 	local_irq_restore(flags);
-	mt_test_walk_for_real(ts);
+	mt_test_walk_for_real(tr, ts);
 }
 
 /*
@@ -294,16 +294,16 @@ static void mt_test_start_names_first(struct kunit *test)
 }
 
 /* The start's walk, with names logged on this CPU until one is refused. */
-static void mt_test_walk_refused(u64 ts)
+static void mt_test_walk_refused(struct mt_trace *tr, u64 ts)
 {
 	unsigned long flags;
 	int i;
 
 	local_irq_save(flags);
-	for (i = 0; i < 1000 && !mt_ring_dropped(smp_processor_id()); i++)
+	for (i = 0; i < 1000 && !mt_ring_dropped(&mt_top.buf, smp_processor_id()); i++)
 		__mt_set_task_comm(current);
 	local_irq_restore(flags);
-	mt_test_walk_for_real(ts);
+	mt_test_walk_for_real(tr, ts);
 }
 
 /*
@@ -313,20 +313,20 @@ static void mt_test_walk_refused(u64 ts)
  */
 static void mt_test_start_refused(struct kunit *test)
 {
-	unsigned long size = mt_buf_size_kb, dropped = 0;
+	unsigned long size = mt_top.buf_size_kb, dropped = 0;
 	int cpu;
 
 	mt_test_reset(test);
 	/* Only a trace that does not overwrite refuses records. */
-	KUNIT_ASSERT_FALSE(test, READ_ONCE(mt_overwrite));
-	WRITE_ONCE(mt_buf_size_kb, 1);
+	KUNIT_ASSERT_FALSE(test, READ_ONCE(mt_top.buf.overwrite));
+	WRITE_ONCE(mt_top.buf_size_kb, 1);
 	kunit_activate_static_stub(test, mt_take_task_list, mt_test_walk_refused);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
-	WRITE_ONCE(mt_buf_size_kb, size);
-	KUNIT_EXPECT_TRUE(test, mt_trace_started());
+	WRITE_ONCE(mt_top.buf_size_kb, size);
+	KUNIT_EXPECT_TRUE(test, mt_trace_started(&mt_top));
 	KUNIT_EXPECT_FALSE(test, mt_trace_running());
 	for_each_possible_cpu(cpu)
-		dropped += mt_ring_dropped(cpu);
+		dropped += mt_ring_dropped(&mt_top.buf, cpu);
 	KUNIT_EXPECT_GT(test, dropped, 0);
 	mt_test_reset(test);
 }
@@ -374,9 +374,9 @@ static void mt_test_ring_chunks(struct kunit *test)
 	int cpu;
 
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
-	KUNIT_EXPECT_EQ(test, mt_chunk_size, 4096);
-	KUNIT_EXPECT_EQ(test, mt_nr_chunks, 4);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(&mt_top.buf, 16), 0);
+	KUNIT_EXPECT_EQ(test, mt_top.buf.chunk_size, 4096);
+	KUNIT_EXPECT_EQ(test, mt_top.buf.nr_chunks, 4);
 	/* Kept on this CPU, yet preemptible: a failed expectation allocates. */
 	migrate_disable();
 	cpu = smp_processor_id();
@@ -385,10 +385,10 @@ static void mt_test_ring_chunks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 4 * per_chunk);
 	KUNIT_EXPECT_EQ(test, first, 0);
 	KUNIT_EXPECT_TRUE(test, ordered);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, cpu), 0);
 
-	mt_ring_reset();
-	WRITE_ONCE(mt_overwrite, true);
+	mt_ring_reset(&mt_top.buf);
+	WRITE_ONCE(mt_top.buf.overwrite, true);
 	KUNIT_EXPECT_EQ(test, mt_test_fill(3000, 1000, 10), 3000);
 	n = mt_test_read(&first, &first_entry, &ordered, &last_ts);
 	/* The three full chunks before the current one, and the current. */
@@ -397,11 +397,11 @@ static void mt_test_ring_chunks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first_entry, 3000 - n);
 	KUNIT_EXPECT_TRUE(test, ordered);
 	KUNIT_EXPECT_EQ(test, last_ts, 1000 + 2999 * 10);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 3000 - n);
-	KUNIT_EXPECT_EQ(test, mt_ring_entries(cpu), 3000);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, cpu), 3000 - n);
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(&mt_top.buf, cpu), 3000);
 	migrate_enable();
-	WRITE_ONCE(mt_overwrite, false);
-	mt_ring_free();
+	WRITE_ONCE(mt_top.buf.overwrite, false);
+	mt_ring_free(&mt_top.buf);
 }
 
 /* Gaps that do not fit a 32-bit delta: the times still come back exact. */
@@ -412,7 +412,7 @@ static void mt_test_time_records(struct kunit *test)
 	u32 first;
 
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_ring_alloc(64), 0);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(&mt_top.buf, 64), 0);
 	/* Kept on this CPU, yet preemptible: a failed expectation allocates. */
 	migrate_disable();
 	KUNIT_EXPECT_EQ(test, mt_test_fill(100, 12345, step), 100);
@@ -420,7 +420,7 @@ static void mt_test_time_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, last_ts, 12345 + 99 * step);
 	KUNIT_EXPECT_TRUE(test, ordered);
 	migrate_enable();
-	mt_ring_free();
+	mt_ring_free(&mt_top.buf);
 }
 
 struct mt_test_mark_args {
@@ -434,13 +434,13 @@ static void mt_test_mark_at(void *info)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		r = mt_ring_write(sizeof(*r), MT_EV_MARK, a->ts[i]);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_EV_MARK, a->ts[i]);
 		if (!r)
 			return;
 		r->pid = 0;
 		r->unused = 0;
 		r->mark = a->ts[i];
-		mt_ring_commit(r);
+		mt_ring_commit(this_cpu_ptr(&mt_rings), r);
 	}
 }
 
@@ -456,7 +456,7 @@ static void mt_test_merge_order(struct kunit *test)
 	c0 = cpumask_first(cpu_online_mask);
 	c1 = cpumask_next(c0, cpu_online_mask);
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(&mt_top.buf, 16), 0);
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(c1, mt_test_mark_at, &b, 1), 0);
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(c0, mt_test_mark_at, &a, 1), 0);
 	mt_test_walk(test, &s);
@@ -468,7 +468,7 @@ static void mt_test_merge_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.cpu[1], c1);
 	KUNIT_EXPECT_EQ(test, s.cpu[2], c1);
 	KUNIT_EXPECT_EQ(test, s.cpu[3], c0);
-	mt_ring_free();
+	mt_ring_free(&mt_top.buf);
 }
 
 /*
@@ -479,18 +479,18 @@ static void mt_test_start_too_big(struct kunit *test)
 {
 	mt_test_reset(test);
 	/* The cleanup puts the size back. */
-	WRITE_ONCE(mt_buf_size_kb, 1048576UL);
+	WRITE_ONCE(mt_top.buf_size_kb, 1048576UL);
 	if ((u64)num_online_cpus() << 30 <= (u64)si_mem_available() << PAGE_SHIFT)
 		kunit_skip(test, "1 GiB per online CPU fits in this machine");
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), -ENOMEM);
 	KUNIT_EXPECT_FALSE(test, mt_trace_running());
-	KUNIT_EXPECT_FALSE(test, mt_trace_started());
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), 0);
-	WRITE_ONCE(mt_buf_size_kb, 16UL);
+	KUNIT_EXPECT_FALSE(test, mt_trace_started(&mt_top));
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), 0);
+	WRITE_ONCE(mt_top.buf_size_kb, 16UL);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
-	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus());
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(),
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(&mt_top.buf), num_online_cpus());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf),
 			(unsigned long long)num_online_cpus() * 16 * 1024);
 	mt_test_reset(test);
 }
@@ -501,7 +501,7 @@ static void mt_test_mark_buffers(void)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		per_cpu_ptr(&mt_rings, cpu)->data[mt_nr_chunks * mt_chunk_size - 1] = 0x5a;
+		per_cpu_ptr(&mt_rings, cpu)->data[mt_top.buf.nr_chunks * mt_top.buf.chunk_size - 1] = 0x5a;
 }
 
 /* The online CPUs whose buffer lost its mark: reallocated (or gone). */
@@ -513,7 +513,7 @@ static unsigned int mt_test_unmarked_buffers(void)
 	for_each_online_cpu(cpu) {
 		struct mt_ring *r = per_cpu_ptr(&mt_rings, cpu);
 
-		n += !r->data || r->data[mt_nr_chunks * mt_chunk_size - 1] != 0x5a;
+		n += !r->data || r->data[mt_top.buf.nr_chunks * mt_top.buf.chunk_size - 1] != 0x5a;
 	}
 	return n;
 }
@@ -530,37 +530,37 @@ static void mt_test_size_write_allocates(struct kunit *test)
 	unsigned long long bytes = (unsigned long long)num_online_cpus() * 64 * 1024;
 
 	mt_test_reset(test);
-	KUNIT_ASSERT_FALSE(test, mt_ring_allocated());
-	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
-	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
-	KUNIT_EXPECT_FALSE(test, mt_trace_started());
-	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
-	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus());
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_ASSERT_FALSE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(&mt_top, 64), 0);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_FALSE(test, mt_trace_started(&mt_top));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_top.buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(&mt_top.buf), num_online_cpus());
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes);
 	mt_test_mark_buffers();
-	KUNIT_EXPECT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(&mt_top, 64), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
 
 	KUNIT_ASSERT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, mt_trace_running());
 	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
 			    "the start allocated buffers again");
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
-	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(&mt_top, 32), -EBUSY);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_EXPECT_EQ(test, mt_trace_set_size(32), -EBUSY);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 64);
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(&mt_top, 32), -EBUSY);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_top.buf_size_kb), 64);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes);
 
 	/* Another size after a reset: new buffers, of that size. */
 	mt_test_reset(test);
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), 0);
-	KUNIT_ASSERT_EQ(test, mt_trace_set_size(64), 0);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(&mt_top, 64), 0);
 	mt_test_mark_buffers();
-	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes / 4);
-	KUNIT_EXPECT_EQ(test, mt_nr_chunks, 4);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(&mt_top, 16), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes / 4);
+	KUNIT_EXPECT_EQ(test, mt_top.buf.nr_chunks, 4);
 	mt_test_reset(test);
 }
 
@@ -573,26 +573,26 @@ static void mt_test_size_write_allocates(struct kunit *test)
 static void mt_test_size_write_refused(struct kunit *test)
 {
 	unsigned long long bytes = (unsigned long long)num_online_cpus() * 16 * 1024;
-	unsigned long size = READ_ONCE(mt_buf_size_kb);
+	unsigned long size = READ_ONCE(mt_top.buf_size_kb);
 
 	if ((u64)num_online_cpus() << 30 <= (u64)si_mem_available() << PAGE_SHIFT)
 		kunit_skip(test, "1 GiB per online CPU fits in this machine");
 	mt_test_reset(test);
-	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
-	KUNIT_EXPECT_FALSE(test, mt_ring_allocated());
-	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), size);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(&mt_top, 1048576), -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_top.buf_size_kb), size);
 
-	KUNIT_ASSERT_EQ(test, mt_trace_set_size(16), 0);
+	KUNIT_ASSERT_EQ(test, mt_trace_set_size(&mt_top, 16), 0);
 	mt_test_mark_buffers();
-	KUNIT_EXPECT_EQ(test, mt_trace_set_size(1048576), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_buf_size_kb), 16);
-	KUNIT_ASSERT_TRUE(test, mt_ring_allocated());
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_size(&mt_top, 1048576), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mt_top.buf_size_kb), 16);
+	KUNIT_ASSERT_TRUE(test, mt_ring_allocated(&mt_top.buf));
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes);
 	KUNIT_EXPECT_EQ_MSG(test, mt_test_unmarked_buffers(), 0,
 			    "the refused write changed the buffers");
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 0), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_unmarked_buffers(), 0);
-	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(), bytes);
+	KUNIT_EXPECT_EQ(test, mt_ring_total_bytes(&mt_top.buf), bytes);
 	mt_test_reset(test);
 }
 
@@ -607,15 +607,15 @@ static unsigned int mt_test_fill_count(unsigned int n, u32 *pid)
 	for (i = 0; i < n; i++) {
 		u64 ts = 1000 + *pid * 10ULL;
 
-		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts);
 		if (!r) {
-			mt_ring_drop(ts);
+			mt_ring_drop(this_cpu_ptr(&mt_rings), ts);
 			continue;
 		}
 		r->from = 0;
 		r->to = 1;
 		r->pid = (*pid)++;
-		mt_ring_commit(r);
+		mt_ring_commit(this_cpu_ptr(&mt_rings), r);
 		kept++;
 	}
 	local_irq_restore(flags);
@@ -642,46 +642,46 @@ static void mt_test_overwrite_switched(struct kunit *test)
 	int cpu;
 
 	mt_test_reset(test);
-	KUNIT_ASSERT_EQ(test, mt_ring_alloc(16), 0);
-	KUNIT_ASSERT_EQ(test, mt_nr_chunks, 4);
+	KUNIT_ASSERT_EQ(test, mt_ring_alloc(&mt_top.buf, 16), 0);
+	KUNIT_ASSERT_EQ(test, mt_top.buf.nr_chunks, 4);
 	header = kunit_kzalloc(test, mt_header_max(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, header);
 	/* Kept on this CPU, yet preemptible: a failed expectation allocates. */
 	migrate_disable();
 	cpu = smp_processor_id();
-	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(&mt_top, false), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_fill_count(3 * p + p / 2, &pid), 3 * p + p / 2);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, cpu), 0);
 
-	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(true), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(&mt_top, true), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_fill_count(3 * p, &pid), 3 * p);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(cpu), 3 * p);
-	KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, cpu), 3 * p);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, cpu), 0);
 
-	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(false), 0);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_overwrite(&mt_top, false), 0);
 	KUNIT_EXPECT_EQ(test, mt_test_fill_count(p, &pid), p - p / 2);
-	KUNIT_EXPECT_EQ(test, mt_ring_dropped(cpu), p / 2);
-	KUNIT_EXPECT_EQ_MSG(test, mt_ring_overwritten(cpu), 3 * p,
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, cpu), p / 2);
+	KUNIT_EXPECT_EQ_MSG(test, mt_ring_overwritten(&mt_top.buf, cpu), 3 * p,
 			    "what was overwritten while the flag was on is counted");
-	KUNIT_EXPECT_EQ(test, mt_ring_entries(cpu), 7 * p);
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(&mt_top.buf, cpu), 7 * p);
 
 	n = mt_test_read(&first, &first_entry, &ordered, &last_ts);
 	KUNIT_EXPECT_EQ(test, n, 4 * p);
 	KUNIT_EXPECT_EQ(test, first, 3 * p);
 	KUNIT_EXPECT_EQ(test, first_entry, 3 * p);
 	KUNIT_EXPECT_TRUE(test, ordered);
-	KUNIT_EXPECT_EQ(test, n + mt_ring_overwritten(cpu), mt_ring_entries(cpu));
+	KUNIT_EXPECT_EQ(test, n + mt_ring_overwritten(&mt_top.buf, cpu), mt_ring_entries(&mt_top.buf, cpu));
 	migrate_enable();
 
 	seq_buf_init(&sb, header, mt_header_max());
-	mt_show_header(&sb, false);
+	mt_show_header(&mt_top, &sb, false);
 	snprintf(want, sizeof(want), "# dropped %u\n# overwritten %u\n", p / 2, 3 * p);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
 				  "no \"%s\" in the header", want);
 	snprintf(want, sizeof(want), "# cpu_lost %d %u %u\n", cpu, p / 2, 3 * p);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
 				  "no \"%s\" in the header", want);
-	mt_ring_free();
+	mt_ring_free(&mt_top.buf);
 }
 
 static void mt_test_mark_here(void *unused)
@@ -724,7 +724,7 @@ static void mt_test_cpu_without_buffer(struct kunit *test)
 	r->wchunk = NULL;
 	r->wtail = 0;
 	r->wlimit = 0;
-	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(), num_online_cpus() - 1);
+	KUNIT_EXPECT_EQ(test, mt_ring_nr_buffers(&mt_top.buf), num_online_cpus() - 1);
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(1, 1), 0);
 	KUNIT_EXPECT_EQ(test, smp_call_function_single(c1, mt_test_move_and_mark,
 						       NULL, 1), 0);
@@ -732,26 +732,26 @@ static void mt_test_cpu_without_buffer(struct kunit *test)
 						       NULL, 1), 0);
 	KUNIT_EXPECT_TRUE(test, mt_trace_running());
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
-	KUNIT_EXPECT_GE(test, mt_ring_nobuf(c1), 2);
-	KUNIT_EXPECT_EQ(test, mt_ring_dropped(c1), 0);
+	KUNIT_EXPECT_GE(test, mt_ring_nobuf(&mt_top.buf, c1), 2);
+	KUNIT_EXPECT_EQ(test, mt_ring_dropped(&mt_top.buf, c1), 0);
 	/* The header tells the tools what the CPU lost. */
 	header = kunit_kzalloc(test, mt_header_max(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, header);
 	seq_buf_init(&sb, header, mt_header_max());
-	mt_show_header(&sb, false);
-	snprintf(want, sizeof(want), "# cpu_lost %d %lu 0\n", c1, mt_ring_nobuf(c1));
+	mt_show_header(&mt_top, &sb, false);
+	snprintf(want, sizeof(want), "# cpu_lost %d %lu 0\n", c1, mt_ring_nobuf(&mt_top.buf, c1));
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strnstr(header, want, seq_buf_used(&sb)),
 				  "no \"%s\" in the header", want);
-	KUNIT_EXPECT_EQ(test, mt_ring_entries(c1), 0);
-	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(c1), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_entries(&mt_top.buf, c1), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_overwritten(&mt_top.buf, c1), 0);
 	mt_test_walk(test, &s);
 	KUNIT_EXPECT_EQ(test, s.marks, 1);
 	KUNIT_EXPECT_TRUE(test, s.ordered);
-	KUNIT_EXPECT_GT(test, mt_ring_used(), 0);
+	KUNIT_EXPECT_GT(test, mt_ring_used(&mt_top.buf), 0);
 	/* The reset frees it with the others. */
 	WRITE_ONCE(r->data, data);
 	mt_test_reset(test);
-	KUNIT_EXPECT_EQ(test, mt_ring_nobuf(c1), 0);
+	KUNIT_EXPECT_EQ(test, mt_ring_nobuf(&mt_top.buf, c1), 0);
 }
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT

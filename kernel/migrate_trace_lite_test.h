@@ -27,9 +27,15 @@ static inline int mt_test_locked(int (*fn)(void))
 	return ret;
 }
 
+/* Reset the top trace, for mt_test_locked(). */
+static inline int mt_test_reset_top(void)
+{
+	return mt_reset_locked(&mt_top);
+}
+
 static inline void mt_test_reset(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_reset_locked), 0);
+	KUNIT_ASSERT_EQ(test, mt_test_locked(mt_test_reset_top), 0);
 }
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
@@ -62,24 +68,24 @@ static inline void mt_test_cleanup(void *data)
 
 	KUNIT_EXPECT_EQ(test, mt_trace_enable(0, 0), 0);
 	mutex_lock(&mt_mutex);
-	KUNIT_EXPECT_EQ(test, mt_reset_locked(), 0);
+	KUNIT_EXPECT_EQ(test, mt_reset_locked(&mt_top), 0);
 #ifdef CONFIG_SNSC_LITE_MIGRATION_STAT
 	KUNIT_EXPECT_EQ(test, ms_reset_locked(), 0);
 #endif
-	WRITE_ONCE(mt_overwrite, mt_test_saved.overwrite);
-	WRITE_ONCE(mt_buf_size_kb, mt_test_saved.buf_size_kb);
-	mt_trace_set_filter_locked(&mt_test_saved.filter);
-	KUNIT_EXPECT_EQ(test, mt_trace_set_pids_locked(&mt_test_saved.pids), 0);
+	WRITE_ONCE(mt_top.buf.overwrite, mt_test_saved.overwrite);
+	WRITE_ONCE(mt_top.buf_size_kb, mt_test_saved.buf_size_kb);
+	mt_trace_set_filter_locked(&mt_top, &mt_test_saved.filter);
+	KUNIT_EXPECT_EQ(test, mt_trace_set_pids_locked(&mt_top, &mt_test_saved.pids), 0);
 	mutex_unlock(&mt_mutex);
 }
 
 /* The suites' .init: registered first, the cleanup runs after the test's own. */
 static inline int mt_test_init(struct kunit *test)
 {
-	mt_test_saved.overwrite = READ_ONCE(mt_overwrite);
-	mt_test_saved.buf_size_kb = READ_ONCE(mt_buf_size_kb);
-	mt_test_saved.filter = mt_trace_filter;
-	mt_test_saved.pids = mt_trace_pids;
+	mt_test_saved.overwrite = READ_ONCE(mt_top.buf.overwrite);
+	mt_test_saved.buf_size_kb = READ_ONCE(mt_top.buf_size_kb);
+	mt_test_saved.filter = mt_top.filter;
+	mt_test_saved.pids = mt_top.pids;
 	return kunit_add_action_or_reset(test, mt_test_cleanup, test);
 }
 
@@ -125,13 +131,13 @@ static inline unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
 
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
-		r = mt_ring_write(sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
 		if (!r)
 			break;
 		r->from = 0;
 		r->to = 1;
 		r->pid = i;
-		mt_ring_commit(r);
+		mt_ring_commit(this_cpu_ptr(&mt_rings), r);
 	}
 	local_irq_restore(flags);
 	return i;
@@ -202,13 +208,13 @@ static inline size_t mt_test_pipe_read(char *buf, size_t size)
 	ssize_t n;
 
 	iov_iter_kvec(&to, ITER_DEST, &kv, 1, size);
-	n = mt_pipe_read_iter(&to, true);
+	n = mt_pipe_read_iter(&mt_top, &to, true);
 	return n > 0 ? n : 0;
 }
 
 static inline void mt_test_pipe_put(void *unused)
 {
-	mt_pipe_put();
+	mt_pipe_put(&mt_top);
 }
 
 /* The moves of one pid a walk finds, in order. */

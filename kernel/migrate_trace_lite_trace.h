@@ -1,102 +1,173 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The migration trace's state (migrate_trace_lite_trace.c): whether it
- * runs, the names of its tasks, its start, stop and reset.
+ * runs, the names of its tasks, its start, stop and reset; the top trace
+ * and its instances.
  */
 #ifndef _KERNEL_MIGRATE_TRACE_LITE_TRACE_H
 #define _KERNEL_MIGRATE_TRACE_LITE_TRACE_H
 
+#include <linux/irq_work.h>
 #include <linux/jump_label.h>
+#include <linux/workqueue.h>
 
 #include "migrate_trace_lite_filter.h"
 #include "migrate_trace_lite_readers.h"
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
-extern bool mt_tracing;			/* hooks record; read locklessly */
-
-/* Whether writers record; the buffers set up before a start are seen. */
-static inline bool mt_trace_running(void)
-{
-	/* Pairs with the releases of a start. */
-	return smp_load_acquire(&mt_tracing);
-}
-
-/*
- * The moves the trace records, by cause and reason and by task; they
- * change only while no writer runs.  mt_pid_bits, the pids selected
- * (NULL: every task), is set from mt_trace_pids when a trace starts,
- * and fork adds to it (mt_follow_fork()).
- */
-extern struct mt_filter mt_trace_filter;
-extern struct mt_pids mt_trace_pids;
-extern unsigned long *mt_pid_bits;
-DECLARE_STATIC_KEY_FALSE(mt_filter_key);
-
-/* Whether the trace's filters leave some moves out. */
-static __always_inline bool mt_filtering(void)
-{
-	return static_branch_unlikely(&mt_filter_key);
-}
-
-/*
- * Whether the trace records @p's move of @why, MT_WHY(cause, reason).
- * A de_thread() may change the pid of a task that moves: read it once.
- */
-static __always_inline bool mt_trace_selects(struct task_struct *p,
-					     unsigned int why)
-{
-	return mt_filter_match(&mt_trace_filter, why) &&
-	       (!mt_pid_bits || mt_pids_match(mt_pid_bits, READ_ONCE(p->pid)));
-}
-
-/* Whether the trace records no move of @cause, whatever its reason. */
-static __always_inline bool mt_trace_rejects_cause(unsigned int cause)
-{
-	return !mt_trace_filter.mask[cause];
-}
-
-extern unsigned long mt_buf_size_kb;	/* the size asked for */
-extern unsigned int mt_trace_readers;	/* trace file opens, under mt_mutex */
-extern s64 mt_clock_offset;		/* local_clock() - sched_clock() */
-
 struct mt_task_name {
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
 };
 
-extern struct mt_task_name *mt_task_list;	/* names when the trace started */
-extern unsigned int mt_task_list_len;
-extern u64 mt_task_list_ts;
-extern int mt_task_list_cpu;
-extern unsigned long mt_task_list_truncated;
+struct mt_comm_slot;
+
+/* The most instances there can be besides the top trace. */
+#define MT_INSTANCES_MAX	8
+/* The longest name of an instance. */
+#define MT_INSTANCE_NAME_MAX	32
+
+/*
+ * A trace: the top one (migration_trace/, mt_top), whose hooks' path is
+ * inline, or an instance (migration_trace/instances/NAME), which the
+ * hooks' out-of-line path records into.  Each has its own buffer,
+ * readers, settings and task names.  Its settings change under mt_mutex.
+ */
+struct mt_trace {
+	bool tracing;			/* hooks record; read locklessly */
+	/* Names are logged while a start walks the tasks (mt_start_new_locked()). */
+	bool naming;
+	struct mt_buffer buf;
+	struct mt_readers rd;
+	/*
+	 * The moves the trace records, by cause and reason and by task;
+	 * they change only while no writer runs.  @pid_bits, the pids
+	 * selected (NULL: every task), is set from @pids when a trace
+	 * starts, and fork adds to it (mt_follow_fork()).
+	 */
+	struct mt_filter filter;
+	unsigned long *pid_bits;
+	unsigned long buf_size_kb;	/* the size asked for */
+	unsigned int trace_readers;	/* trace file opens, under mt_mutex */
+	s64 clock_offset;		/* local_clock() - sched_clock() */
+	/* Names of the tasks when the trace started. */
+	struct mt_task_name *task_list;
+	unsigned int task_list_len;
+	unsigned int task_list_cap;
+	u64 task_list_ts;
+	int task_list_cpu;
+	unsigned long task_list_truncated;
+	struct mt_comm_slot *comm_cache;	/* the last name of each pid */
+	/* Under mt_mutex: */
+	bool holds_hooks;
+	bool started;			/* a trace ran since the reset */
+	bool armed;			/* a start armed its keys */
+	bool dumps;			/* the dump on oops reads it: the top trace */
+	bool removing;			/* rmdir takes it away: no more opens */
+	unsigned int files;		/* its files open */
+	int id;				/* the instance's slot; -1 for the top */
+	struct dentry *dir;
+	char name[MT_INSTANCE_NAME_MAX + 1];
+	/* A writer that found its buffer full stops the trace through these. */
+	struct work_struct release_work;
+	struct irq_work full_irq_work;
+#ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
+	unsigned long starts;		/* new traces since boot, for the benchmark */
+#endif
+	struct mt_pids pids;		/* 4 KiB, last */
+};
+
+extern struct mt_trace mt_top;
+
+/* Whether @tr's writers record; the buffers set up before a start are seen. */
+static inline bool mt_tr_running(struct mt_trace *tr)
+{
+	/* Pairs with the releases of a start. */
+	return smp_load_acquire(&tr->tracing);
+}
+
+/* Whether the top trace's writers record: the hooks' fast path. */
+static inline bool mt_trace_running(void)
+{
+	return mt_tr_running(&mt_top);
+}
+
+DECLARE_STATIC_KEY_FALSE(mt_filter_key);
+DECLARE_STATIC_KEY_FALSE(mt_instances_key);
+
+/* Whether the top trace's filters leave some moves out. */
+static __always_inline bool mt_filtering(void)
+{
+	return static_branch_unlikely(&mt_filter_key);
+}
+
+/* Whether an instance started since its reset: the hooks look at them. */
+static __always_inline bool mt_instances_on(void)
+{
+	return static_branch_unlikely(&mt_instances_key);
+}
+
+/*
+ * Whether @tr records @p's move of @why, MT_WHY(cause, reason).
+ * A de_thread() may change the pid of a task that moves: read it once.
+ */
+static __always_inline bool mt_tr_selects(struct mt_trace *tr,
+					  struct task_struct *p,
+					  unsigned int why)
+{
+	return mt_filter_match(&tr->filter, why) &&
+	       (!tr->pid_bits || mt_pids_match(tr->pid_bits, READ_ONCE(p->pid)));
+}
+
+/* Whether the top trace records @p's move of @why. */
+static __always_inline bool mt_trace_selects(struct task_struct *p,
+					     unsigned int why)
+{
+	return mt_tr_selects(&mt_top, p, why);
+}
+
+/* Whether the top trace records no move of @cause, whatever its reason. */
+static __always_inline bool mt_trace_rejects_cause(unsigned int cause)
+{
+	return !mt_top.filter.mask[cause];
+}
 
 /* The name cache's slots: a pid's slot is its number modulo this. */
 #define MT_COMM_SLOTS	4096
 
-bool mt_comm_lookup(pid_t pid, char *comm);
-void mt_buffer_full(u64 ts);
+int mt_trace_setup(struct mt_trace *tr, struct mt_ring __percpu *rings);
+void mt_trace_teardown(struct mt_trace *tr);
+bool mt_comm_lookup(struct mt_trace *tr, pid_t pid, char *comm);
+void mt_buffer_full(struct mt_trace *tr, u64 ts);
 void mt_stop_writers(void);
 void mt_log_comm(unsigned int type, struct task_struct *p);
-bool mt_name_exiting(struct task_struct *p, u64 now);
-int mt_log_mark(unsigned long mark);
-bool mt_trace_started(void);
-int mt_start_locked(bool allow_restart);
-void mt_stop_locked(void);
-int mt_reset_locked(void);
-int mt_trace_resize_locked(unsigned long size_kb);
-void mt_trace_set_filter_locked(const struct mt_filter *f);
-int mt_trace_set_pids_locked(const struct mt_pids *p);
-void mt_trace_clear_pids_locked(bool fork);
+bool mt_name_exiting(struct mt_trace *tr, struct task_struct *p, u64 now);
+void mt_instances_log(struct task_struct *p, unsigned int to,
+		      unsigned int why, u64 now, unsigned long sel);
+unsigned long mt_instances_begin(struct task_struct *p, unsigned int why);
+int mt_log_mark(struct mt_trace *tr, unsigned long mark);
+bool mt_trace_started(struct mt_trace *tr);
+int mt_start_locked(struct mt_trace *tr, bool allow_restart);
+void mt_stop_locked(struct mt_trace *tr);
+int mt_reset_locked(struct mt_trace *tr);
+int mt_trace_resize_locked(struct mt_trace *tr, unsigned long size_kb);
+void mt_trace_set_filter_locked(struct mt_trace *tr, const struct mt_filter *f);
+int mt_trace_set_pids_locked(struct mt_trace *tr, const struct mt_pids *p);
+void mt_trace_clear_pids_locked(struct mt_trace *tr, bool fork);
 void mt_follow_fork(struct task_struct *p);
+struct mt_trace *mt_instance_get_locked(int id);
+int mt_trace_file_get_locked(struct mt_trace *tr);
+void mt_trace_file_put_locked(struct mt_trace *tr);
+int mt_trace_file_get(struct mt_trace *tr);
+void mt_trace_file_put(struct mt_trace *tr);
+int mt_instance_set_locked(int id, struct mt_trace *tr);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-void mt_take_task_list(u64 ts);
+void mt_take_task_list(struct mt_trace *tr, u64 ts);
 #endif
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_BENCH
-/* Under mt_mutex: new traces since boot, and the benchmark's own start. */
-extern unsigned long mt_trace_starts;
 int mt_bench_start_trace_locked(void);
 #endif
 
@@ -110,6 +181,23 @@ static inline bool mt_trace_running(void)
 static inline bool mt_filtering(void)
 {
 	return false;
+}
+
+static inline bool mt_instances_on(void)
+{
+	return false;
+}
+
+static inline unsigned long mt_instances_begin(struct task_struct *p,
+					       unsigned int why)
+{
+	return 0;
+}
+
+static inline void mt_instances_log(struct task_struct *p, unsigned int to,
+				    unsigned int why, u64 now,
+				    unsigned long sel)
+{
 }
 
 static inline bool mt_trace_selects(struct task_struct *p, unsigned int why)
@@ -130,7 +218,10 @@ static inline void mt_log_comm(unsigned int type, struct task_struct *p)
 {
 }
 
-static inline bool mt_name_exiting(struct task_struct *p, u64 now)
+struct mt_trace;
+
+static inline bool mt_name_exiting(struct mt_trace *tr, struct task_struct *p,
+				   u64 now)
 {
 	return true;
 }
