@@ -8,7 +8,8 @@ kunit_tap
 # event costs so much that 20 took 7 of the job's 15 minutes; the check
 # guest streams 20.
 export MT_PIPE_BUFFERS=5
-run_tests mt_debugfs mt_full mt_pipe mt_flight mt_alloc mt_filter mt_pidfilter mt_stress mt_event mt_dmesg
+run_tests mt_debugfs mt_full mt_pipe mt_flight mt_alloc mt_filter mt_pidfilter mt_instances mt_stress \
+	mt_event mt_dmesg
 # The checkers were really on, and lockdep still validated at the end
 # (it turns itself off after its first report).  kmemleak is left out:
 # under TCG it slowed the boot so much that ACPI's AML loops timed out.

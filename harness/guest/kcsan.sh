@@ -7,7 +7,7 @@ kunit_tap
 # trace_pipe's stream over 5 buffers, not 20 (5 of the job's 8 minutes):
 # 20,000 migrations read while written; the check guest streams 20.
 export MT_PIPE_BUFFERS=5
-run_tests mt_pipe mt_flight mt_filter mt_pidfilter mt_stress
+run_tests mt_pipe mt_flight mt_filter mt_pidfilter mt_instances mt_stress
 
 # ours_in FILE: print the KCSAN reports of the kernel log FILE that are
 # ours, each followed by a line "@@", then "REPORTS OURS" on the last line.

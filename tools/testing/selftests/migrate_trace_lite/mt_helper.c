@@ -16,6 +16,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,6 +55,23 @@ static int cmd_write(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	return write_once(argv[0], argv[1], strlen(argv[1]));
+}
+
+/* mkdir or rmdir of DIR: prints "ok" or the errno name. */
+static int cmd_mkdir(int argc, char **argv)
+{
+	if (argc != 1)
+		return 2;
+	printf("%s\n", mkdir(argv[0], 0755) < 0 ? errname(errno) : "ok");
+	return 0;
+}
+
+static int cmd_rmdir(int argc, char **argv)
+{
+	if (argc != 1)
+		return 2;
+	printf("%s\n", rmdir(argv[0]) < 0 ? errname(errno) : "ok");
+	return 0;
 }
 
 /* N bytes that are no number: letters and punctuation. */
@@ -504,6 +522,8 @@ static int cmd_sigdfl(int argc, char **argv)
 
 static const struct mt_cmd cmds[] = {
 	{ "write", "FILE DATA", cmd_write },
+	{ "mkdir", "DIR", cmd_mkdir },
+	{ "rmdir", "DIR", cmd_rmdir },
 	{ "write-garbage", "FILE N", cmd_write_garbage },
 	{ "write-nul", "FILE DATA", cmd_write_nul },
 	{ "read", "FILE", cmd_read },
