@@ -83,6 +83,9 @@ my %label = (mt => '(a) hook, mt tracing (with reasons)',
 	     mtflight => '(a3) hook, mt flight recorder recycling',
 	     mtreject => '(a4) hook, mt, a filter that rejects every move',
 	     mtpid => '(a5) hook, mt, a pid filter that selects the task',
+	     mt2 => '(a6) hook, mt and an instance, both recording',
+	     mtinst => '(a7) hook, an instance alone, mt off',
+	     mtinst2 => '(a8) hook, two instances, mt off',
 	     mstat => '(b) hook, mstat collecting',
 	     off => '(c) hook, both off (static key)',
 	     ftrace => '(d) sched_migrate_task, event on, no reader',
@@ -95,11 +98,21 @@ sub event_table {
 	my ($ev, $unit, $judge) = @_;
 	my $ft = median($ev->{ftrace});
 	my @t = (sprintf('   %-44s %9s %9s  %s', 'variant', $unit, 'x ftrace', $judge ? 'target' : ''));
-	for my $v (qw(mt mtpipe mtflight mtreject mtpid mstat off ftrace empty clock evftrace)) {
+	for my $v (qw(mt mtpipe mtflight mtreject mtpid mt2 mtinst mtinst2 mstat off ftrace empty clock
+		      evftrace)) {
 		my $m = median($ev->{$v});
 		next unless defined $m;
 		my $t = $judge && $target{$v}
 			? sprintf('<= %.2f %s', $target{$v}, verdict($m / $ft <= $target{$v})) : '';
+		# Two traces at once: under twice one trace's cost.  The top
+		# trace alone has the hooks' inline path, which a second
+		# trace leaves: (a6) against (a) says what that costs, (a8)
+		# against (a7) what a second trace adds on the same path.
+		my %one = (mt2 => 'mt', mtinst2 => 'mtinst');
+		my %name = (mt => '(a)', mtinst => '(a7)');
+		$t = sprintf('< 2 x %s: %.2f x %s', $name{$one{$v}}, $m / median($ev->{$one{$v}}),
+			     verdict($m < 2 * median($ev->{$one{$v}})))
+			if $judge && $one{$v} && defined median($ev->{$one{$v}});
 		push @t, sprintf('   %-44s %9.1f %9.3f  %s', $label{$v}, $m, $m / $ft, $t) =~ s/\s+$//r;
 	}
 	return @t;

@@ -188,7 +188,7 @@ static noinline __cold void mt_log_exiting_and_count(struct task_struct *p,
 						     unsigned int to,
 						     unsigned int why, u64 now)
 {
-	if (!mt_name_exiting(&mt_top, p, now)) {
+	if (!mt_top_name_exiting(p, now)) {
 		mt_writer_end();
 		mt_count(why, now);
 		return;
@@ -231,34 +231,56 @@ static __always_inline u64 mt_move_begin(void)
 	return local_clock();
 }
 
+/* mt_move_rare() of an exiting task, which each trace names first. */
+static noinline __cold void mt_move_rare_exiting(struct task_struct *p,
+						 unsigned int to,
+						 unsigned int why, bool top,
+						 unsigned long armed)
+{
+	u64 now = mt_move_begin();
+
+	if (armed)
+		mt_instances_log(p, to, why, now, armed, true);
+	if (top) {
+		mt_log_exiting_and_count(p, to, why, now);
+		return;
+	}
+	mt_writer_end();
+	mt_count(why, now);
+}
+
 /*
  * A move on the hooks' out-of-line path, its reason known: the top
- * trace's filters, the instances, the stat.  A move that no trace
- * records reads no clock; one that several record reads it once, after
- * each one's writer is busy.
+ * trace's filters, the instances, the stat.  A move that the top trace
+ * leaves out reads no clock unless an instance runs; one that several
+ * traces record reads it once, in one busy section of the CPU's writer.
  */
-static noinline void mt_move_rare(struct task_struct *p, unsigned int to,
-				  unsigned int why)
+static __always_inline void mt_move_rare(struct task_struct *p, unsigned int to,
+					 unsigned int why)
 {
 	bool top = mt_trace_running() &&
 		   (!mt_filtering() || mt_trace_selects(p, why));
-	unsigned long sel = mt_instances_on() ? mt_instances_begin(p, why) : 0;
+	unsigned long armed = mt_instances_running();
 	u64 now;
 
-	if (!top && !sel) {
+	if (!top && !armed) {
 		if (ms_stat_running())
 			ms_count_untimed(why);
 		return;
 	}
-	if (top)
-		mt_writer_begin();
-	now = local_clock();
-	if (sel)
-		mt_instances_log(p, to, why, now, sel);
-	if (top)
-		mt_log_and_count_at(p, to, why, now);
-	else
-		mt_count(why, now);
+	if (unlikely(p->flags & PF_EXITING)) {
+		mt_move_rare_exiting(p, to, why, top, armed);
+		return;
+	}
+	now = mt_move_begin();
+	if (armed)
+		mt_instances_log(p, to, why, now, armed, false);
+	if (top && unlikely(!mt_log_migration_fast(p, to, why, now))) {
+		mt_log_slow_and_count(p, to, why, now);
+		return;
+	}
+	mt_writer_end();
+	mt_count(why, now);
 }
 
 /* A move the trace records, off the hooks' fast path. */

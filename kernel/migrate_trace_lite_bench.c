@@ -25,6 +25,7 @@
 #include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <trace/events/migrate_trace_lite.h>
 #include <trace/events/sched.h>
@@ -70,12 +71,30 @@ static u64 mt_bench_batch(const char *variant, unsigned long n)
 	return t1 - t0;
 }
 
-/* Whether the hook may log: only into what the benchmark started. */
+/* An instance runs that is not the benchmark's: not named mt_bench*. */
+static bool mt_bench_foreign_instance_locked(void)
+{
+	int i;
+
+	for (i = 0; i < MT_INSTANCES_MAX; i++) {
+		struct mt_trace *tr = mt_instance_get_locked(i);
+
+		if (tr && mt_tr_running(tr) && strncmp(tr->name, "mt_bench", 8))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the hook may log: only into what the benchmark started, and
+ * the instances named mt_bench*, which its script makes and removes.
+ */
 static bool mt_bench_may_log_locked(void)
 {
 	lockdep_assert_held(&mt_mutex);
 	return (!mt_trace_running() || mt_top.starts == mt_bench_trace) &&
-	       (!ms_stat_running() || ms_starts == mt_bench_stat);
+	       (!ms_stat_running() || ms_starts == mt_bench_stat) &&
+	       !mt_bench_foreign_instance_locked();
 }
 
 /*

@@ -44,6 +44,9 @@ static int mt_tr_enable(struct mt_trace *tr, bool enable, bool allow_restart)
 {
 	int ret = 0;
 
+	/* Before core_initcall (mt_top_init()): no trace is set up yet. */
+	if (!READ_ONCE(tr->buf.rings))
+		return -ENODEV;
 	/* A start may free buffers a dump reads: wait for it unlocked. */
 	if (enable && tr->dumps)
 		mt_dump_wait();

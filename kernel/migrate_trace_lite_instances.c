@@ -43,17 +43,19 @@ static void mt_trace_files(struct mt_trace *tr, struct dentry *dir)
 	mt_pipe_init(tr, dir);
 }
 
-/* Whether @name may name an instance. */
-static bool mt_instance_name_valid(const char *name)
+/* Whether @name may name an instance: 0, -ENAMETOOLONG or -EINVAL. */
+static int mt_instance_name_check(const char *name)
 {
 	size_t len = strlen(name), i;
 
-	if (!len || len > MT_INSTANCE_NAME_MAX || name[0] == '.')
-		return false;
+	if (len > MT_INSTANCE_NAME_MAX)
+		return -ENAMETOOLONG;
+	if (!len || name[0] == '.')
+		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!isalnum(name[i]) && !strchr("_-.", name[i]))
-			return false;
-	return true;
+			return -EINVAL;
+	return 0;
 }
 
 /**
@@ -129,17 +131,19 @@ static void mt_instance_free(struct mt_trace *tr)
  * @name: its name
  *
  * Context: process context; sleeps.
- * Return: 0; -EINVAL for a name that is not valid, -EEXIST for one
- * taken, -ENOSPC past MT_INSTANCES_MAX instances, -ENOMEM.
+ * Return: 0; -EINVAL for a name of other characters, -ENAMETOOLONG for
+ * one too long, -EEXIST for one taken, -ENOSPC past MT_INSTANCES_MAX
+ * instances, -ENOMEM.
  */
 VISIBLE_IF_KUNIT int mt_instance_mkdir(const char *name)
 {
 	struct mt_trace *tr;
 	struct dentry *dir;
-	int id, ret = 0;
+	int id, ret;
 
-	if (!mt_instance_name_valid(name))
-		return -EINVAL;
+	ret = mt_instance_name_check(name);
+	if (ret)
+		return ret;
 	mutex_lock(&mt_instances_lock);
 	if (mt_instance_find(name)) {
 		ret = -EEXIST;
@@ -203,8 +207,16 @@ VISIBLE_IF_KUNIT int mt_instance_rmdir(const char *name)
 	/* Waits for the file operations under way; no open succeeds now. */
 	debugfs_remove(tr->dir);
 	mutex_lock(&mt_mutex);
-	/* Nobody reads it: the reset frees its buffers whatever they hold. */
-	WARN_ON_ONCE(mt_reset_locked(tr));
+	/*
+	 * Nobody reads it: the reset frees its buffers whatever they hold.
+	 * Should it fail all the same, the instance is left, unpublished
+	 * and without files, rather than freed under a user.
+	 */
+	if (WARN_ON_ONCE(mt_reset_locked(tr))) {
+		mt_instance_set_locked(tr->id, NULL);
+		mutex_unlock(&mt_mutex);
+		goto out;
+	}
 	mt_instance_set_locked(tr->id, NULL);
 	mutex_unlock(&mt_mutex);
 	/* A hook that still looks at it is done after this. */
@@ -220,17 +232,27 @@ static const struct debugfs_instance_ops mt_instances_ops = {
 	.rmdir	= mt_instance_rmdir,
 };
 
-/**
- * mt_instances_init() - set up the top trace, its files and instances/
- * @dir: debugfs migration_trace/
+/*
+ * The top trace's buffer, readers and CPU hotplug state, early: the
+ * kernel API works from here on, before the files exist.
  */
-void __init mt_instances_init(struct dentry *dir)
+static int __init mt_top_init(void)
 {
 	mt_pipe_setup();
 	mt_ring_init();
 	mutex_lock(&mt_mutex);
 	mt_trace_setup(&mt_top, &mt_rings);
 	mutex_unlock(&mt_mutex);
+	return 0;
+}
+core_initcall(mt_top_init);
+
+/**
+ * mt_instances_init() - create the top trace's files and instances/
+ * @dir: debugfs migration_trace/
+ */
+void __init mt_instances_init(struct dentry *dir)
+{
 	mt_trace_files(&mt_top, dir);
 	mt_instances_dir = debugfs_create_instance_dir("instances", dir,
 						       &mt_instances_ops);

@@ -318,7 +318,8 @@ static u64 mt_pipe_limit(struct mt_pipe *pipe)
 	for_each_possible_cpu(cpu) {
 		struct mt_pipe_cpu *pc = &pipe->cpus[cpu];
 		/* Pairs with mt_writer_end(): the commit is seen if this is. */
-		bool busy = smp_load_acquire(&per_cpu_ptr(pipe->tr->buf.rings, cpu)->busy);
+		/* A writer of any trace sets the top trace's flag, the CPU's. */
+		bool busy = smp_load_acquire(&per_cpu_ptr(&mt_rings, cpu)->busy);
 
 		if (mt_pipe_gather_cpu(pipe, cpu))
 			continue;

@@ -145,7 +145,8 @@ struct mt_ring {
 	u64 drop_ts;			/* time of the first refusal */
 	/*
 	 * Set from before a writer reads the clock until it committed;
-	 * read by the consuming reader (see mt_writer_begin()).
+	 * read by the consuming reader (see mt_writer_begin()).  The top
+	 * trace's, in mt_rings, is the CPU's: a writer of any trace sets it.
 	 */
 	int busy;
 	/*
@@ -332,7 +333,9 @@ void mt_ring_seek_newest(struct mt_ring *r, struct mt_cursor *cur, u64 newest);
  * looks at a CPU that has nothing left to read: if that CPU is not busy,
  * whatever it logs later is stamped later, and what the reader holds up
  * to its clock may be handed out (see migrate_trace_lite_pipe_merge.c).  With
- * interrupts disabled until mt_writer_end(); writers never nest.  No
+ * interrupts disabled until mt_writer_end(); writers never nest.  The
+ * flag is the CPU's, in mt_rings: a writer of any trace sets it, so that
+ * a move recorded by several traces needs it set once.  No
  * barrier orders the flag before the clock read, which would cost every
  * record: the reader's slack (MT_PIPE_SLACK_NS) covers the flag seen late.
  */
@@ -349,19 +352,6 @@ static __always_inline void mt_writer_end(void)
 	this_cpu_write(mt_rings.busy, 0);
 }
 
-/* As mt_writer_begin(), for @r, this CPU's ring of any buffer. */
-static __always_inline void mt_ring_writer_begin(struct mt_ring *r)
-{
-	WRITE_ONCE(r->busy, 1);
-}
-
-/* As mt_writer_end(), for @r. */
-static __always_inline void mt_ring_writer_end(struct mt_ring *r)
-{
-	smp_wmb();
-	WRITE_ONCE(r->busy, 0);
-}
-
 #else /* !CONFIG_SNSC_LITE_MIGRATION_TRACE */
 
 static inline void mt_writer_begin(void)
@@ -369,14 +359,6 @@ static inline void mt_writer_begin(void)
 }
 
 static inline void mt_writer_end(void)
-{
-}
-
-static inline void mt_ring_writer_begin(struct mt_ring *r)
-{
-}
-
-static inline void mt_ring_writer_end(struct mt_ring *r)
 {
 }
 

@@ -557,7 +557,7 @@ static int mt_trace_open(struct inode *inode, struct file *file)
 	synchronize_rcu();
 	ret = mt_snap_alloc(&it->snap, tr);
 	if (ret)
-		goto fail;
+		goto fail_put;
 	it->clock_cpus = kvcalloc(nr_cpu_ids, sizeof(int), MT_GFP);
 	ret = it->clock_cpus ? 0 : -ENOMEM;
 	if (!ret)

@@ -52,9 +52,14 @@ DEFINE_STATIC_KEY_FALSE(mt_instances_key);
 
 /*
  * The instances, by slot; set under mt_mutex, read by the hooks with
- * interrupts disabled (an RCU read-side section).
+ * interrupts disabled (an RCU read-side section).  mt_instances_armed:
+ * the slots of those started since their reset, which the hooks' loop
+ * visits; set under mt_mutex with mt_instances_key.
  */
-static struct mt_trace __rcu *mt_instances[MT_INSTANCES_MAX];
+struct mt_trace __rcu *mt_instances[MT_INSTANCES_MAX];
+unsigned long mt_instances_armed;
+
+static void mt_instance_keys_locked(struct mt_trace *tr, bool on);
 
 /*
  * The last name logged for each pid, by pid modulo the size: a dump of a
@@ -115,8 +120,10 @@ static void mt_release_hooks_workfn(struct work_struct *work)
 	struct mt_trace *tr = container_of(work, struct mt_trace, release_work);
 
 	mutex_lock(&mt_mutex);
-	if (!READ_ONCE(tr->tracing))
+	if (!READ_ONCE(tr->tracing)) {
 		mt_hooks_put(&tr->holds_hooks);
+		mt_instance_keys_locked(tr, false);
+	}
 	mutex_unlock(&mt_mutex);
 }
 
@@ -265,13 +272,11 @@ void mt_follow_fork(struct task_struct *p)
 static void mt_tr_log_comm(struct mt_trace *tr, unsigned int type,
 			   struct task_struct *p)
 {
-	struct mt_ring *ring = this_cpu_ptr(tr->buf.rings);
-
 	if (!mt_names_wanted(tr))
 		return;
-	mt_ring_writer_begin(ring);
+	mt_writer_begin();
 	mt_log_name(tr, type, p->pid, p->comm, local_clock());
-	mt_ring_writer_end(ring);
+	mt_writer_end();
 }
 
 /**
@@ -331,27 +336,30 @@ bool mt_name_exiting(struct mt_trace *tr, struct task_struct *p, u64 now)
 	return false;
 }
 
-/*
- * Log @p's move to @to in @tr at @now: an instance's record, on the
- * hooks' out-of-line path; its writer is busy (mt_instances_begin()).
+/**
+ * mt_tr_log_move_slow() - log a move in an instance, the ring's slow path
+ * @tr: the instance
+ * @ring: its ring of this CPU
+ * @p: the task that moves
+ * @to: the CPU it moves to
+ * @why: MT_WHY(cause, reason) of the move
+ * @now: the time of the move
+ *
+ * For an exiting task, which is named first, and a record that needs a
+ * new chunk or time base: mt_tr_log_move()'s rare cases.  The ring's
+ * slow path appends where the fast one would too.
+ *
+ * Context: the hooks' out-of-line path, the instance's writer busy.
  */
-static void mt_tr_log_move(struct mt_trace *tr, struct task_struct *p,
-			   unsigned int to, unsigned int why, u64 now)
+void mt_tr_log_move_slow(struct mt_trace *tr, struct mt_ring *ring,
+			 struct task_struct *p, unsigned int to,
+			 unsigned int why, u64 now)
 {
-	const unsigned int len = sizeof(struct mt_rec_migrate);
-	struct mt_ring *ring = this_cpu_ptr(tr->buf.rings);
 	struct mt_rec_migrate *r;
-	bool slow = false;
 
 	if (unlikely(p->flags & PF_EXITING) && !mt_name_exiting(tr, p, now))
 		return;
-	if (likely(mt_ring_fits(ring, len, now))) {
-		r = (struct mt_rec_migrate *)mt_ring_fill(ring, len, why & 0xff,
-							  why >> 8, now);
-	} else {
-		r = mt_ring_write_slow(ring, len, why & 0xff, why >> 8, now);
-		slow = true;
-	}
+	r = mt_ring_write_slow(ring, sizeof(*r), why & 0xff, why >> 8, now);
 	if (unlikely(!r)) {
 		mt_buffer_full(tr, now);
 		return;
@@ -359,61 +367,8 @@ static void mt_tr_log_move(struct mt_trace *tr, struct task_struct *p,
 	r->from = task_cpu(p);
 	r->to = to;
 	r->pid = p->pid;
-	mt_ring_advance(ring, len);
-	if (slow)
-		mt_reader_kick(&tr->rd, true);
-}
-
-/**
- * mt_instances_begin() - the instances that record a move, their writers busy
- * @p: the task that moves
- * @why: MT_WHY(cause, reason) of the move
- *
- * Before the clock is read: each selected instance's writer is busy, as
- * the top trace's is in mt_move_begin().
- *
- * Context: the hooks' out-of-line path, behind mt_instances_key; irqs off.
- * Return: a mask of the slots of the instances selected.
- */
-unsigned long mt_instances_begin(struct task_struct *p, unsigned int why)
-{
-	unsigned long sel = 0;
-	int i;
-
-	for (i = 0; i < MT_INSTANCES_MAX; i++) {
-		struct mt_trace *tr = mt_instance(i);
-
-		if (tr && mt_tr_running(tr) && mt_tr_selects(tr, p, why)) {
-			mt_ring_writer_begin(this_cpu_ptr(tr->buf.rings));
-			sel |= BIT(i);
-		}
-	}
-	return sel;
-}
-
-/**
- * mt_instances_log() - log a move in the instances mt_instances_begin() chose
- * @p: the task that moves
- * @to: the CPU it moves to
- * @why: MT_WHY(cause, reason) of the move
- * @now: the time of the move, read after mt_instances_begin()
- * @sel: what mt_instances_begin() returned
- *
- * Ends each one's busy writer.
- *
- * Context: as mt_instances_begin(), in the same section.
- */
-void mt_instances_log(struct task_struct *p, unsigned int to,
-		      unsigned int why, u64 now, unsigned long sel)
-{
-	int i;
-
-	for_each_set_bit(i, &sel, MT_INSTANCES_MAX) {
-		struct mt_trace *tr = mt_instance(i);
-
-		mt_tr_log_move(tr, p, to, why, now);
-		mt_ring_writer_end(this_cpu_ptr(tr->buf.rings));
-	}
+	mt_ring_advance(ring, sizeof(*r));
+	mt_reader_kick(&tr->rd, true);
 }
 
 /**
@@ -439,7 +394,7 @@ int mt_log_mark(struct mt_trace *tr, unsigned long mark)
 	local_irq_save(flags);
 	if (mt_tr_running(tr)) {
 		ring = this_cpu_ptr(tr->buf.rings);
-		mt_ring_writer_begin(ring);
+		mt_writer_begin();
 		now = local_clock();
 		r = mt_ring_write(ring, sizeof(*r), MT_EV_MARK, now);
 		if (r) {
@@ -452,7 +407,7 @@ int mt_log_mark(struct mt_trace *tr, unsigned long mark)
 			mt_buffer_full(tr, now);
 			ret = -ENOSPC;
 		}
-		mt_ring_writer_end(ring);
+		mt_writer_end();
 	}
 	local_irq_restore(flags);
 	return ret;
@@ -673,6 +628,7 @@ void mt_stop_locked(struct mt_trace *tr)
 {
 	WRITE_ONCE(tr->tracing, false);
 	mt_hooks_put(&tr->holds_hooks);
+	mt_instance_keys_locked(tr, false);
 	synchronize_rcu();
 	mt_reader_wake(&tr->rd);
 }
@@ -752,15 +708,28 @@ static void mt_keys_arm_locked(struct mt_trace *tr, bool armed)
 {
 	if (tr != &mt_top && armed != tr->armed) {
 		if (armed) {
+			WRITE_ONCE(mt_instances_armed, mt_instances_armed | BIT(tr->id));
 			static_branch_inc(&mt_instances_key);
 			static_branch_inc(&mt_rare_key);
 		} else {
 			static_branch_dec(&mt_rare_key);
 			static_branch_dec(&mt_instances_key);
+			WRITE_ONCE(mt_instances_armed, mt_instances_armed & ~BIT(tr->id));
 		}
 	}
 	tr->armed = armed;
 	mt_filter_key_update_locked(tr);
+}
+
+/*
+ * An instance's keys follow whether it runs, so that a stopped one
+ * sends no hook out of line; the top trace's filter key stays on from
+ * its start to its reset.
+ */
+static void mt_instance_keys_locked(struct mt_trace *tr, bool on)
+{
+	if (tr != &mt_top)
+		mt_keys_arm_locked(tr, on);
 }
 
 /*
@@ -878,6 +847,7 @@ int mt_start_locked(struct mt_trace *tr, bool allow_restart)
 	if (mt_refused(tr))
 		return -ENOSPC;
 	mt_tr_dump_release(tr);
+	mt_instance_keys_locked(tr, true);
 	/* The release publishes the buffers to mt_trace_running(). */
 	smp_store_release(&tr->tracing, true);
 	mt_hooks_get(&tr->holds_hooks);

@@ -9,10 +9,14 @@
 
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
 #include "migrate_trace_lite_filter.h"
 #include "migrate_trace_lite_readers.h"
+
+/* The most instances there can be besides the top trace. */
+#define MT_INSTANCES_MAX	8
 
 #ifdef CONFIG_SNSC_LITE_MIGRATION_TRACE
 
@@ -23,8 +27,6 @@ struct mt_task_name {
 
 struct mt_comm_slot;
 
-/* The most instances there can be besides the top trace. */
-#define MT_INSTANCES_MAX	8
 /* The longest name of an instance. */
 #define MT_INSTANCE_NAME_MAX	32
 
@@ -143,9 +145,9 @@ void mt_buffer_full(struct mt_trace *tr, u64 ts);
 void mt_stop_writers(void);
 void mt_log_comm(unsigned int type, struct task_struct *p);
 bool mt_name_exiting(struct mt_trace *tr, struct task_struct *p, u64 now);
-void mt_instances_log(struct task_struct *p, unsigned int to,
-		      unsigned int why, u64 now, unsigned long sel);
-unsigned long mt_instances_begin(struct task_struct *p, unsigned int why);
+void mt_tr_log_move_slow(struct mt_trace *tr, struct mt_ring *ring,
+			 struct task_struct *p, unsigned int to,
+			 unsigned int why, u64 now);
 int mt_log_mark(struct mt_trace *tr, unsigned long mark);
 bool mt_trace_started(struct mt_trace *tr);
 int mt_start_locked(struct mt_trace *tr, bool allow_restart);
@@ -157,6 +159,81 @@ int mt_trace_set_pids_locked(struct mt_trace *tr, const struct mt_pids *p);
 void mt_trace_clear_pids_locked(struct mt_trace *tr, bool fork);
 void mt_follow_fork(struct task_struct *p);
 struct mt_trace *mt_instance_get_locked(int id);
+
+extern struct mt_trace __rcu *mt_instances[MT_INSTANCES_MAX];
+extern unsigned long mt_instances_armed;
+
+/* The slots of the instances that run, for the hooks; 0 if none. */
+static __always_inline unsigned long mt_instances_running(void)
+{
+	return mt_instances_on() ? READ_ONCE(mt_instances_armed) : 0;
+}
+
+/* mt_name_exiting() of the top trace, for the hooks. */
+static __always_inline bool mt_top_name_exiting(struct task_struct *p, u64 now)
+{
+	return mt_name_exiting(&mt_top, p, now);
+}
+
+/*
+ * Log @p's move in @tr, @ring its ring of this CPU; the writer is busy.
+ * @p is not exiting (see mt_tr_log_move_slow()).
+ */
+static __always_inline void mt_tr_log_move(struct mt_trace *tr,
+					   struct mt_ring *ring,
+					   struct task_struct *p,
+					   unsigned int to, unsigned int why,
+					   u64 now)
+{
+	const unsigned int len = sizeof(struct mt_rec_migrate);
+	struct mt_rec_migrate *r;
+
+	if (unlikely(!mt_ring_fits(ring, len, now))) {
+		mt_tr_log_move_slow(tr, ring, p, to, why, now);
+		return;
+	}
+	r = (struct mt_rec_migrate *)mt_ring_fill(ring, len, why & 0xff,
+						  why >> 8, now);
+	r->from = task_cpu(p);
+	r->to = to;
+	r->pid = p->pid;
+	mt_ring_advance(ring, len);
+}
+
+/**
+ * mt_instances_log() - log a move in the running instances that select it
+ * @p: the task that moves
+ * @to: the CPU it moves to
+ * @why: MT_WHY(cause, reason) of the move
+ * @now: the time of the move
+ * @armed: mt_instances_running(), not 0: the slots of the instances
+ * @exiting: @p is exiting, and is named first in each instance
+ *
+ * The writer is busy, from before @now was read (mt_writer_begin()):
+ * one clock read and one busy section serve every trace.  An instance
+ * is armed from after it is published to before it is unpublished.
+ *
+ * Context: the hooks' out-of-line path, behind mt_instances_key; irqs
+ * off, which makes it an RCU reader of the instances.
+ */
+static __always_inline void mt_instances_log(struct task_struct *p,
+					     unsigned int to, unsigned int why,
+					     u64 now, unsigned long armed,
+					     bool exiting)
+{
+	do {
+		struct mt_trace *tr = rcu_dereference_sched(mt_instances[__ffs(armed)]);
+		struct mt_ring *ring = this_cpu_ptr(tr->buf.rings);
+
+		armed &= armed - 1;
+		if (!mt_tr_running(tr) || !mt_tr_selects(tr, p, why))
+			continue;
+		if (exiting)
+			mt_tr_log_move_slow(tr, ring, p, to, why, now);
+		else
+			mt_tr_log_move(tr, ring, p, to, why, now);
+	} while (armed);
+}
 int mt_trace_file_get_locked(struct mt_trace *tr);
 void mt_trace_file_put_locked(struct mt_trace *tr);
 int mt_trace_file_get(struct mt_trace *tr);
@@ -188,15 +265,16 @@ static inline bool mt_instances_on(void)
 	return false;
 }
 
-static inline unsigned long mt_instances_begin(struct task_struct *p,
-					       unsigned int why)
+struct mt_trace;
+
+static inline unsigned long mt_instances_running(void)
 {
 	return 0;
 }
 
 static inline void mt_instances_log(struct task_struct *p, unsigned int to,
 				    unsigned int why, u64 now,
-				    unsigned long sel)
+				    unsigned long armed, bool exiting)
 {
 }
 
@@ -218,10 +296,7 @@ static inline void mt_log_comm(unsigned int type, struct task_struct *p)
 {
 }
 
-struct mt_trace;
-
-static inline bool mt_name_exiting(struct mt_trace *tr, struct task_struct *p,
-				   u64 now)
+static inline bool mt_top_name_exiting(struct task_struct *p, u64 now)
 {
 	return true;
 }

@@ -26,6 +26,10 @@ quiet() {
 	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
 	echo all >$MT/filter
 	[ -e $MT/set_event_pid ] && echo >$MT/set_event_pid
+	for i in mt_bench mt_bench2; do
+		[ -d $MT/instances/$i ] || continue
+		echo 0 >$MT/instances/$i/enable; rmdir $MT/instances/$i
+	done
 	echo 0 >$MS/enable; echo 0 >$MS/reset
 	echo 0 >$EV; echo 0 >$EVR; echo 0 >$TR/tracing_on; echo >$TR/trace
 }
@@ -48,6 +52,15 @@ setup() {
 	# A pid filter that selects the moving task, this shell (the hook
 	# moves the writer of the bench file): the filtered path, recording.
 	mtpid) echo $$ >$MT/set_event_pid; echo "start mt" >$MT/bench ;;
+	# An instance beside the top trace: two traces record each move,
+	# on the hooks' out-of-line path, with one clock read.
+	mt2) mkdir $MT/instances/mt_bench; echo 1 >$MT/instances/mt_bench/enable
+		echo "start mt" >$MT/bench ;;
+	# An instance alone, the top trace off; two instances.
+	mtinst) mkdir $MT/instances/mt_bench; echo 1 >$MT/instances/mt_bench/enable ;;
+	mtinst2) for i in mt_bench mt_bench2; do
+			mkdir $MT/instances/$i; echo 1 >$MT/instances/$i/enable
+		done ;;
 	mstat) echo "start mstat" >$MT/bench ;;
 	both) echo "start both" >$MT/bench ;;
 	ftrace) echo 1 >$EV; echo 1 >$TR/tracing_on ;;
@@ -108,7 +121,8 @@ echo 4096 >$TR/buffer_size_kb
 {
 echo "info kernel $(uname -r) cpus $(nproc) rounds $ROUNDS calls $N"
 for r in $(seq "$ROUNDS"); do
-	for v in mt mtpipe mtflight mtreject mtpid mstat off ftrace evftrace clock empty; do
+	for v in mt mtpipe mtflight mtreject mtpid mt2 mtinst mtinst2 mstat off ftrace evftrace clock \
+			empty; do
 		setup $v
 		case $v in
 		ftrace) what=tracepoint ;;
