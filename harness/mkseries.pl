@@ -554,11 +554,11 @@ EOT
 	subject => 'kernel: migrate_trace_lite: add KUnit tests',
 	files => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
 		  "${k}_kthreads_test.c", "${k}_event_test.c", "${k}_filter_test.c",
-		  "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
+		  "${k}_instances_test.c", "$k.kunitconfig", 'kernel/Makefile', 'lib/Kconfig.debug'],
 	strip => [@bench],
 	maint => ["${k}_test.h", "${k}_test.c", "${k}_order_test.c", "${k}_pipe_test.c", "${k}_reasons_test.c",
 		  "${k}_kthreads_test.c", "${k}_event_test.c", "${k}_filter_test.c",
-		  "$k.kunitconfig"],
+		  "${k}_instances_test.c", "$k.kunitconfig"],
 	body => <<'EOT',
 Test the kernel API and the state each start/stop rule leaves, a logged
 migration read back field by field, the rings' chunks with and without
@@ -575,8 +575,10 @@ reasons on real kernel paths with kernel threads of its own
 push_cpu_stop's rt).  A fourth holds the trace event's reference on the
 hooks' static key against the trace's and the statistics' in every
 order of enables and disables and when all three are toggled at once,
-and gives a probe of the event the cause and reason of a move.  The
-tests use
+and gives a probe of the event the cause and reason of a move.  A fifth
+makes and removes instances: their names, the bound, rmdir's refusals,
+and an instance filtered by cause and pid that records exactly the top
+trace's wakeups of a task, at the same times.  The tests use
 the real buffers and leave them reset, so they are an init section
 suite: they run at boot, before anybody traces, and debugfs offers no
 way to run them again; kernel/migrate_trace_lite.kunitconfig configures

@@ -17,8 +17,6 @@
 
 #include "migrate_trace_lite_ring.h"
 
-struct mt_pipe;
-
 /* How a trace's readers meet its writers; one per trace. */
 struct mt_readers {
 	/* The consuming reader's wait queue, and whether it waits for a kick. */
@@ -30,8 +28,11 @@ struct mt_readers {
 	bool open;
 	/* Lines it handed out at the time of the line before them (clamped). */
 	unsigned long clamps;
-	/* trace_pipe's state (migrate_trace_lite_pipe.c), until a reset. */
-	struct mt_pipe *pipe;
+	/*
+	 * trace_pipe's state, which its file (migrate_trace_lite_pipe.c)
+	 * owns, until a reset: private to that layer above this one.
+	 */
+	void *pipe;
 	/* Serializes trace_pipe's read(); guards the text not yet copied out. */
 	struct mutex pipe_read_lock;
 	/* Wakes a poller of trace_pipe that found nothing, to look again. */
