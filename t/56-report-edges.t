@@ -5,7 +5,12 @@
 # with < > " & \ come out escaped in the HTML and the SVG, never raw; a
 # format 1.0 trace without '# nr_cpus' takes its CPU count from the
 # records (no warning, a timeline lane per CPU, "CPU 3 at the top"); a
-# trace that lost records in its body (streamed, 'lost' lines) says so.
+# trace that lost records in its body (streamed, 'lost' lines) says so;
+# the buffers fact is the header's lines as the shared reader reads them
+# (fields apart by any white space), its mode by what the counts of
+# '# dropped' and '# overwritten' say happened, the '# overwrite' flag
+# as it was when read, a bad value refused in one line, and TRACE -
+# refused in one line (it is read twice).
 use strict;
 use warnings;
 use Test::More;
@@ -189,6 +194,76 @@ sub header {
 	like($page, qr/<div class="card warn"><div class="k">lost<\/div><div class="v">4<\/div>/,
 	     'the facts: 4 lost, a warning card');
 	like($page, qr/<dt>losses<\/dt><dd><b>4 events lost<\/b>/, 'the losses: 4 events lost');
+}
+
+# ---- the header's buffer lines, read by the shared reader -------------------------------------
+
+# The page's buffers fact: its dd, or undef.
+sub buffers_fact {
+	my ($page) = @_;
+	my ($dd) = $page =~ m@<dt>buffers</dt><dd>(.*?)</dd>@;
+	return $dd;
+}
+
+# Two moves under HEADER's lines, the cause 'try_to_wake_up'.
+sub buffers_trace {
+	my ($name, $lines) = @_;
+	my ($h, $cn, $rn, $k) = header(version => '1.2.0', nr_cpus => 2, causes => [['try_to_wake_up', 'wake_affine']]);
+	$h =~ s/^# dropped 0\n//m if $lines =~ /^# dropped /m;
+	return write_file($name, $h . $lines . ts(0) . " 0 . . 10 " . ($k - 3) . " : alpha\n" .
+			  ts(1e8) . " 1 0 1 10 1 1\n" . ts(2e8) . " 0 1 0 10 1 1\n");
+}
+
+{
+	my %case = (
+		'no buffer lines' => ['', 'not stated'],
+		'overwrite 0' => ["# overwrite 0\n# buffer_size_kb 1024\n", '1024 KiB per CPU, stop when full (overwrite 0)'],
+		'overwrite 1' => ["# overwrite 1\n# buffer_size_kb 16\n", '16 KiB per CPU, flight recorder (overwrite 1)'],
+		# The rules: fields separated by white space, a number as written.
+		'tabs and spaces' => ["#\toverwrite  1\n#  buffer_size_kb\t0064\r\n",
+				      '0064 KiB per CPU, flight recorder (overwrite 1)'],
+	);
+	for my $what (sort keys %case) {
+		my ($lines, $want) = @{$case{$what}};
+		my $trace = buffers_trace('buffers.trace', $lines);
+		my ($rc, $page, $err) = run("$report -o - $trace");
+		ok($rc == 0 && $err eq '', "the buffer lines, $what: the report is written") or diag($err);
+		is(buffers_fact($page), $want, "the buffer lines, $what: the buffers fact");
+	}
+	# The mode by what the counts say happened; the flag, which may have
+	# changed while the trace ran, as it was when it was read.  Where the
+	# two agree, the words of before.
+	my @modes = (
+		[0, 0, 0, 'stop when full (overwrite 0)'],
+		[0, 5, 0, 'stop when full (overwrite 0)'],
+		[1, 0, 0, 'flight recorder (overwrite 1)'],
+		[1, 0, 7, 'flight recorder (overwrite 1)'],
+		[0, 0, 1, 'flight recorder (1 record overwritten); overwrite 0 when read'],
+		[0, 0, 2, 'flight recorder (2 records overwritten); overwrite 0 when read'],
+		[1, 3, 0, 'stopped when full (3 refused); overwrite 1 when read'],
+		# mt_flight's switched trace: on, records recycled; off, full.
+		[0, 1, 39110, 'flight recorder (39110 records overwritten) and stopped when full (1 refused); ' .
+		 'overwrite 0 when read'],
+		[1, 2, 9, 'flight recorder (9 records overwritten) and stopped when full (2 refused); overwrite 1 when read'],
+	);
+	for my $m (@modes) {
+		my ($flag, $d, $o, $want) = @$m;
+		my $trace = buffers_trace('mode.trace', "# overwrite $flag\n# buffer_size_kb 16\n# dropped $d\n# overwritten $o\n");
+		my ($rc, $page, $err) = run("$report -o - $trace");
+		is(buffers_fact($page), "16 KiB per CPU, $want", "overwrite $flag, dropped $d, overwritten $o: the buffers fact")
+			or diag($err);
+	}
+	# Read by Format.pm's rules, as migrate_stats reads them: a bad value
+	# is the one line every tool gives.
+	my $trace = buffers_trace('bad-overwrite.trace', "# overwrite 2\n# buffer_size_kb 16\n");
+	my ($rc, $page, $err) = run("$report -o - $trace");
+	ok($rc == 2 && $err =~ /^migrate_report: \S+bad-overwrite\.trace:\d+: bad overwrite line\n\z/,
+	   "'# overwrite 2': one line, status 2") or diag("$rc $err");
+	# The trace is read twice (its moves for the charts): a file, not a pipe.
+	$trace = buffers_trace('stdin.trace', "# overwrite 0\n# buffer_size_kb 16\n");
+	($rc, $page, $err) = run("$report -o - - <$trace");
+	is("$rc $err", "2 migrate_report: -: the trace must be a file, not standard input (it is read more than once)\n",
+	   'TRACE - (standard input): one line, status 2');
 }
 
 done_testing();

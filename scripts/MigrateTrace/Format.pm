@@ -9,7 +9,8 @@
 # header said in a hash H (the trace object of migrate_stats), with the
 # keys version, nr_cpus, cpu_limit, max_cpu (migrate_stats' option),
 # cause_name and cause_num, loc_kind, reason_name and reason_num, topo,
-# lost_hdr, cpu_lost, rec_filter (the '# filter' line, see
+# lost_hdr, cpu_lost, overwrite (0 or 1) and buffer_size_kb (its text),
+# rec_filter (the '# filter' line, see
 # parse_filter()), pid_filter and event_fork (the '# pid_filter' and
 # '# event_fork' lines, see pid_filter_text()) and prev (the last
 # timestamp read).  Errors go to BAD,
@@ -110,8 +111,11 @@ sub header_line {
 		$bad->("bad ts_field line: the timestamp is field 1") unless @w == 3 && $w[2] eq '1';
 	} elsif ($tag eq 'overwrite') {
 		$bad->("bad overwrite line") unless @w == 3 && $w[2] =~ /^[01]$/;
+		$h->{overwrite} = $w[2] + 0;
 	} elsif ($tag eq 'buffer_size_kb' || $tag eq 'buffer_used' || $tag eq 'task_list_truncated') {
 		$bad->("bad $tag line") unless $nums->(1);
+		# As written: a report shows the size the header gave.
+		$h->{buffer_size_kb} = $w[2] if $tag eq 'buffer_size_kb';
 	} elsif ($tag eq 'topology') {
 		$bad->("bad topology line") unless $nums->(4) && !grep { $_ >= MAX_CPUS } @w[2 .. 4];
 		once($h, "topology " . ($w[2] + 0), "a second '# topology' line of CPU " . ($w[2] + 0), $bad);
