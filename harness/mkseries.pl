@@ -162,7 +162,7 @@ my @base_later = qw(mt_parse_ulong mt_parse_enable mt_read_ulong mt_parse_reset
 		    mt_write_reset mt_clock_offset_now);
 my @hooks_later = qw(mt_count mt_log_slow_and_count mt_log_filled_slow_and_count
 		     mt_log_exiting_and_count mt_log_and_count_at mt_move_begin
-		     mt_move_rare mt_move_traced mt_move_fast mt_log_move_at
+		     mt_move_rare_exiting mt_move_rare mt_move_traced mt_move_fast mt_log_move_at
 		     mt_wakeup_plain mt_wakeup_rare mt_wakeup_noted mt_wakeup_out_of_line
 		     mt_task_rare __mt_set_task_comm migrate_trace_lite_init);
 
@@ -472,7 +472,7 @@ EOT
 {
 	subject => 'kernel: migrate_trace_lite: read the trace while it runs',
 	files => ["$k.c", "$k.h", "${k}_pipe_merge.c", "${k}_pipe_merge.h", "${k}_pipe.c", "${k}_pipe.h",
-		  'kernel/Makefile'],
+		  "${k}_instances.c", "${k}_instances.h", 'kernel/Makefile'],
 	strip => [@stat, @kunit, @bench],
 	cut => [qw(oops)],
 	maint => ["${k}_pipe_merge.c", "${k}_pipe_merge.h", "${k}_pipe.c", "${k}_pipe.h"],

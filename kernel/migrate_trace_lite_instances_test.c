@@ -154,7 +154,8 @@ static void mt_test_instance_records(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	/* A pid set_event_pid takes, and alloc_pid() is far from. */
 	t->pid = PID_MAX_LIMIT - 7;
-	top->m.pid = in->m.pid = t->pid;
+	top->m.pid = t->pid;
+	in->m.pid = t->pid;
 	mt_test_reset(test);
 	KUNIT_ASSERT_EQ(test, mt_instance_mkdir("i0"), 0);
 	tr = mt_instance_find("i0");

@@ -452,7 +452,8 @@ static void mt_flip_fill(void *info)
 
 	f->kept = 0;
 	for (i = 0; i < f->n; i++) {
-		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r),
+				  MT_CAUSE_TRY_TO_WAKE_UP, ts + i);
 		if (!r) {
 			mt_ring_drop(this_cpu_ptr(&mt_rings), ts + i);
 			continue;

@@ -102,7 +102,7 @@ static int mt_pipe_refill(struct mt_pipe *pipe, size_t room, bool *eof,
  * negative errno.
  */
 VISIBLE_IF_KUNIT ssize_t mt_pipe_read_iter(struct mt_trace *tr,
-					    struct iov_iter *to, bool nonblock)
+					   struct iov_iter *to, bool nonblock)
 {
 	struct mutex *read_lock = &tr->rd.pipe_read_lock;
 	struct mt_pipe *pipe = tr->rd.pipe;

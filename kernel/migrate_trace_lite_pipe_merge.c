@@ -461,8 +461,9 @@ static void mt_pipe_starts(struct mt_pipe *pipe, size_t room)
 		i = pipe->prologue - 1;
 		if (i < nr) {
 			cpu = pipe->clock_cpus[i];
-			mt_pipe_emit(pipe, mt_format_clock(p, cpu,
-							   &per_cpu_ptr(tr->buf.rings, cpu)->start));
+			struct mt_cpu_start *st = &per_cpu_ptr(tr->buf.rings, cpu)->start;
+
+			mt_pipe_emit(pipe, mt_format_clock(p, cpu, st));
 		} else if (i - nr < tr->task_list_len) {
 			struct mt_task_name *t = &tr->task_list[i - nr];
 

@@ -501,7 +501,8 @@ static void mt_test_mark_buffers(void)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		per_cpu_ptr(&mt_rings, cpu)->data[mt_top.buf.nr_chunks * mt_top.buf.chunk_size - 1] = 0x5a;
+		per_cpu_ptr(&mt_rings, cpu)->data[mt_top.buf.nr_chunks *
+						  mt_top.buf.chunk_size - 1] = 0x5a;
 }
 
 /* The online CPUs whose buffer lost its mark: reallocated (or gone). */
@@ -670,7 +671,8 @@ static void mt_test_overwrite_switched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first, 3 * p);
 	KUNIT_EXPECT_EQ(test, first_entry, 3 * p);
 	KUNIT_EXPECT_TRUE(test, ordered);
-	KUNIT_EXPECT_EQ(test, n + mt_ring_overwritten(&mt_top.buf, cpu), mt_ring_entries(&mt_top.buf, cpu));
+	KUNIT_EXPECT_EQ(test, n + mt_ring_overwritten(&mt_top.buf, cpu),
+			mt_ring_entries(&mt_top.buf, cpu));
 	migrate_enable();
 
 	seq_buf_init(&sb, header, mt_header_max());

@@ -131,7 +131,8 @@ static inline unsigned int mt_test_fill(unsigned int n, u64 ts, u64 step)
 
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
-		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r), MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
+		r = mt_ring_write(this_cpu_ptr(&mt_rings), sizeof(*r),
+				  MT_CAUSE_TRY_TO_WAKE_UP, ts + i * step);
 		if (!r)
 			break;
 		r->from = 0;

@@ -472,7 +472,7 @@ static int mt_alloc_task_list(struct mt_trace *tr)
 {
 	tr->task_list_cap = READ_ONCE(nr_threads) + 256;
 	tr->task_list = kvmalloc_array(tr->task_list_cap, sizeof(*tr->task_list),
-				      MT_GFP);
+				       MT_GFP);
 	return tr->task_list ? 0 : -ENOMEM;
 }
 
@@ -554,7 +554,7 @@ static int mt_alloc_names_locked(struct mt_trace *tr)
 	if (tr->comm_cache)
 		return 0;
 	tr->comm_cache = kvmalloc_array(MT_COMM_SLOTS, sizeof(*tr->comm_cache),
-				       MT_GFP);
+					MT_GFP);
 	if (!tr->comm_cache)
 		return -ENOMEM;
 	for (i = 0; i < MT_COMM_SLOTS; i++)

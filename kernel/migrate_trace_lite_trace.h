@@ -234,6 +234,7 @@ static __always_inline void mt_instances_log(struct task_struct *p,
 			mt_tr_log_move(tr, ring, p, to, why, now);
 	} while (armed);
 }
+
 int mt_trace_file_get_locked(struct mt_trace *tr);
 void mt_trace_file_put_locked(struct mt_trace *tr);
 int mt_trace_file_get(struct mt_trace *tr);
