@@ -238,6 +238,9 @@ void mt_show_header(struct mt_trace *tr, struct seq_buf *s, bool live)
 	seq_buf_printf(s, "# clock_offset %lld\n", tr->clock_offset);
 	seq_buf_printf(s, "# overwrite %d\n", READ_ONCE(b->overwrite));
 	seq_buf_printf(s, "# buffer_size_kb %lu\n", READ_ONCE(tr->buf_size_kb));
+	/* An instance's trace says whose it is; the top trace's as in 2010. */
+	if (tr->id >= 0)
+		seq_buf_printf(s, "# instance %s\n", tr->name);
 	for_each_possible_cpu(cpu) {
 		if (!have)
 			break;

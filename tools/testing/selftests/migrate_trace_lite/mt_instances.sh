@@ -21,7 +21,7 @@ if [ ! -d "$MT_DIR/instances" ]; then
 	ktap_skip_all "no $MT_DIR/instances: a kernel without instances"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 33
+ktap_set_plan 34
 
 I=$MT_DIR/instances
 mk() { "$HELPER" mkdir "$I/$1"; }
@@ -148,9 +148,10 @@ check "no trace lost a record" \
 	"$(mt_lost "$TMPD/fr") $(mt_lost "$TMPD/ad") $(mt_lost "$TMPD/top.t")" "0 0 0 0 0 0"
 check "every line of each trace is well formed" \
 	"$(mt_malformed "$TMPD/fr"; mt_malformed "$TMPD/ad"; mt_malformed "$TMPD/top.t")" ""
-check "the instance's header states its filters" \
-	"$(sed -n 's/^# filter //p; s/^# pid_filter //p; s/^# event_fork //p' "$TMPD/ad" |
-		tr '\n' ' ')" "try_to_wake_up $top 1 "
+check "the instance's header states its name and filters" \
+	"$(sed -n 's/^# instance //p; s/^# filter //p; s/^# pid_filter //p; s/^# event_fork //p' \
+		"$TMPD/ad" | tr '\n' ' ')" "ad try_to_wake_up $top 1 "
+check "the top trace's header names no instance" "$(grep -c '^# instance' "$TMPD/top.t")" 0
 check "the instance recorded some moves, all of them wakeups" \
 	"$(some "$(wc -l <"$TMPD/ad.m")") $(mt_migrations "$TMPD/ad" |
 		awk '$4 != "try_to_wake_up"' | head -3)" "yes "
