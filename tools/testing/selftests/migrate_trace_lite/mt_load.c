@@ -321,17 +321,21 @@ static double now_s(void)
 
 /*
  * For the benchmark: PROCS processes move themselves between CPUs 0 and 1
- * for SECONDS; prints the number of moves asked for.
+ * for SECONDS; prints the number of moves asked for.  With NCPU, process
+ * i moves between CPUs 2i and 2i + 1 modulo NCPU: a storm on every CPU.
  */
 int cmd_storm(int argc, char **argv)
 {
-	int procs, i, status;
+	int procs, ncpu, i, status;
 	unsigned long long total = 0;
 	int fd[2];
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
 	procs = atoi(argv[1]);
+	ncpu = argc == 3 ? atoi(argv[2]) : 2;
+	if (ncpu < 2)
+		return 2;
 	if (pipe(fd))
 		die("pipe");
 	for (i = 0; i < procs; i++) {
@@ -342,10 +346,11 @@ int cmd_storm(int argc, char **argv)
 		if (pid == 0) {
 			double end = now_s() + atoi(argv[0]);
 			unsigned long long n = 0;
+			int a = 2 * i % ncpu, b = (2 * i + 1) % ncpu;
 
 			while (now_s() < end) {
-				pin(0, 1);
-				pin(0, 0);
+				pin(0, b);
+				pin(0, a);
 				n += 2;
 			}
 			if (write(fd[1], &n, sizeof(n)) != sizeof(n))
