@@ -1,0 +1,13 @@
+#!/bin/sh
+# Guest side of "make check-scale": 64 CPUs as 2 NUMA nodes of 2 LLCs of
+# 8 cores with 2 SMT threads.  The topology tests (the trace's topology
+# lines, NUMA balancing and core scheduling, the SMT placements' reasons
+# in an LLC and the balance between nodes), the storm of mt_stress,
+# trace_pipe's order and loss checks (mt_pipe), the dump's cost; then,
+# after the results are written, a panic on purpose for the dump on oops
+# (armed by mt_dump_on_oops=40 on the kernel's command line).
+. /guest/lib.sh
+kunit_tap
+export MT_STRESS_SECONDS=15
+run_tests mt_debugfs mt_topology mt_smt mt_stress mt_pipe mt_dump mt_dmesg
+touch /tmp/mt-panic
