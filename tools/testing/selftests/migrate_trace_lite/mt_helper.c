@@ -573,7 +573,7 @@ static const struct mt_cmd cmds[] = {
 	{ "every", "MS N FILE DATA [PHASE_US]", cmd_every },
 	{ "poll", "MS N FILE PHASE_US", cmd_poll },
 	{ "mixed", "SECONDS PROGRAM", cmd_mixed },
-	{ "bench-affinity", "K PROCS", cmd_bench_affinity },
+	{ "bench-affinity", "K PROCS [NCPU]", cmd_bench_affinity },
 	{ "bench-pingpong", "N", cmd_bench_pingpong },
 	{ "storm", "SECONDS PROCS [NCPU]", cmd_storm },
 	{ "read-time", "FILE", cmd_read_time },
