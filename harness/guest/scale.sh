@@ -29,6 +29,7 @@ STORM=${MT_SCALE_STORM:-20}	# seconds of each storm
 
 quiet() {
 	echo 0 >$MT/enable; echo 0 >$MT/reset; echo 0 >$MT/overwrite; echo 1024 >$MT/buffer_size_kb
+	echo all >$MT/filter
 	echo 0 >$MS/enable; echo 0 >$MS/reset
 	echo 0 >$TR/tracing_on; echo 0 >$TR/events/sched/sched_migrate_task/enable; echo >$TR/trace
 }
@@ -96,13 +97,20 @@ icount() {
 
 	# Read-out: TOTAL records spread over every CPU, the trace stopped;
 	# the trace file, then trace_pipe, each read whole by one reader
-	# pinned to CPU 0.  The fill's own moves (taskset) are records too:
-	# counted, not timed.
+	# pinned to CPU 0.  The filter keeps the hook calls' cause and
+	# leaves out the fill's own moves (taskset's affinity moves and
+	# fork placements); a few real wakeups remain, counted.
 	quiet
+	echo try_to_wake_up >$MT/filter
 	echo "start mt" >$MT/bench
 	hooks $((TOTAL / NCPU))
 	echo 0 >$MT/enable
 	recs=$(grep -vc '^#' $MT/trace)
+	# What the records are, for the record: moves, and the other lines
+	# by their kind (each CPU's start, task names, ...).
+	echo "# records: $(awk '/^# loc / { loc[$3] = $4; next } /^#/ { next }
+		$3 != "." { m++; next } { k[($6 in loc) ? loc[$6] : $6]++ }
+		END { printf "moves %d", m; for (i in k) printf ", %s %d", i, k[i] }' $MT/trace)"
 	set -- $(taskset -c 0 $H read-cpu $MT/trace)
 	echo "scale read cat $1 $2 $recs"
 	set -- $(taskset -c 0 $H read-cpu $MT/trace_pipe)
