@@ -7,8 +7,8 @@
 #   scale info CPUS POSSIBLE ICOUNT
 #   scale event mt|mstat|empty NS CALLS     the hooks, pinned to CPU 1
 #   scale read cat|pipe NS BYTES RECORDS    one read of a whole trace
-#   scale stat NS_PER_READ READS SENT CAL RES  stat reads: IPIs the readers
-#                                           sent, CAL and RES on CPUs 1 and up
+#   scale stat NS_PER_READ READS SENT CAL RES  stat reads: their cost; the
+#                    IPIs readers of ended periods sent, CAL and RES on CPUs 1..
 #   scale dump NS LINES                     the dump's merge, newest 64
 #   scale mem ONLINE POSSIBLE KB TOOK_KB BUFFER_CPUS
 #   scale storm mt|ftrace PROCS MOVES EVENTS LOST
@@ -116,22 +116,37 @@ icount() {
 	set -- $(taskset -c 0 $H read-cpu $MT/trace_pipe)
 	echo "scale read pipe $1 $2 $recs"
 
-	# Stat: counts on every CPU, then READS reads by CPU 0 while the
-	# other CPUs idle; the function-call and rescheduling IPIs the
-	# others took meanwhile.
+	# Stat, its cost: counts on every CPU, then READS reads by CPU 0
+	# while the other CPUs idle, within a first period of 60 s: no row
+	# completes, each read looks at every online CPU's period (the
+	# O(CPUs) part) and formats the same header, whatever the timing.
 	quiet
+	echo 60000 >$MS/period_msec
+	echo "start mstat" >$MT/bench
+	hooks 100
+	taskset -c 0 $H read-cpu $MS/stat >/dev/null
+	set -- $(taskset -c 0 sh -c "i=0; t=0; while [ \$i -lt $READS ]; do
+		set -- \$($H read-cpu $MS/stat); t=\$((t + \$1)); i=\$((i + 1)); done; echo \$t")
+	cost=$(($1 / READS))
+	# Its IPIs: 100 ms periods, counts on every CPU, then 1 s idle:
+	# the idle CPUs leave their ended periods to the readers to fold.
+	# The IPIs the readers sent, and the CAL and RES the other CPUs took
+	# meanwhile (from anything).
+	quiet
+	echo 100 >$MS/period_msec
 	echo "start mstat" >$MT/bench
 	hooks 100
 	sleep 1
-	taskset -c 0 $H read-cpu $MS/stat >/dev/null
 	echo 1 >$IPI/events/ipi/ipi_send_cpu/enable
 	echo 1 >$IPI/events/ipi/ipi_send_cpumask/enable
 	cal=$(ipis CAL) res=$(ipis RES)
-	set -- $(taskset -c 0 sh -c "i=0; t=0; while [ \$i -lt $READS ]; do
-		set -- \$($H read-cpu $MS/stat); t=\$((t + \$1)); i=\$((i + 1)); done; echo \$t")
+	taskset -c 0 sh -c "i=0; while [ \$i -lt $READS ]; do
+		$H read-cpu $MS/stat >/dev/null; usleep 100000; i=\$((i + 1)); done"
 	cal=$(($(ipis CAL) - cal)) res=$(($(ipis RES) - res))
 	echo 0 >$IPI/events/enable
-	echo "scale stat $(($1 / READS)) $READS $(sent) $cal $res"
+	echo "scale stat $cost $READS $(sent) $cal $res"
+	quiet
+	echo 1000 >$MS/period_msec
 
 	# The dump on oops: every CPU's 64 KiB flight recorder written over,
 	# then the merge of the newest 64 records of each (as mt_dump).
