@@ -71,7 +71,7 @@ ktap_print_msg "node0 $node0, its LLC $llc0: $ncores cores;" \
 
 echo 0 >"$NB" 2>/dev/null
 # Node 0 to the workloads alone: the rest, and this shell, on node 1's last CPU.
-kthreads_to "$(printf '%x' $((1 << $(expand "$node1" | awk '{ print $NF }'))))"
+kthreads_to "$(cpu_mask "$(expand "$node1" | awk '{ print $NF }')")"
 mt_reset
 mt_start
 # FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_place's wakeup.
