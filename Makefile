@@ -26,7 +26,8 @@ GUEST_FILES	:= $(wildcard $(H)/guest/* $(ST)/*.sh kernel/migrate_trace_lite*.c \
 .PHONY: all run check deps tree kernel matrix kernel-debug kernel-kcsan kernel-i386 \
 	initramfs report clean help series bench bench-tools guests hook-sites mutants \
 	guest-check guest-debug guest-kcsan guest-i386 guest-topo guest-peers guest-only \
-	guest-topo-only mutants-kernel sample guest-hotplug kernel-part1 guest-part1
+	guest-topo-only mutants-kernel sample guest-hotplug kernel-part1 guest-part1 \
+	bench-scale check-scale guest-scale
 
 all: kernel initramfs
 
@@ -34,6 +35,8 @@ help:
 	@echo "make run     build, boot, run the demo workload, report (out/run/)"
 	@echo "make check   every test; ends with prove's summary"
 	@echo "make bench   kernel overhead against ftrace, record size, read-out (out/bench.txt)"
+	@echo "make bench-scale  make bench's scale series alone: 4, 16, 64 CPUs (out/bench-scale.txt)"
+	@echo "make check-scale  the 64-CPU guest's tests (not part of make check)"
 	@echo "make hook-sites  the disabled hooks' machine code, on against off (out/hook-sites.txt)"
 	@echo "make series  the git-am-able patch series with a cover letter (out/series/)"
 	@echo "make bench-tools  speed and memory of the analysis tools"
@@ -166,6 +169,15 @@ TOPO_QEMU	:= -object memory-backend-ram,id=m0,size=512M \
 		   -object memory-backend-ram,id=m1,size=512M \
 		   -numa node,nodeid=0,cpus=0-15,memdev=m0 \
 		   -numa node,nodeid=1,cpus=16-31,memdev=m1
+# The 64-CPU machine of make check-scale and of make bench's scale series:
+# 2 NUMA nodes of 2 LLCs (QEMU's dies: with an Intel vendor, QEMU shares
+# the L3 of its CPUID leaf 4 per die) of 8 cores of 2 SMT threads.
+SCALE_SMP	:= 64,sockets=2,dies=2,cores=8,threads=2
+SCALE_NUMA	:= -object memory-backend-ram,id=m0,size=1G \
+		   -object memory-backend-ram,id=m1,size=1G \
+		   -numa node,nodeid=0,cpus=0-31,memdev=m0 \
+		   -numa node,nodeid=1,cpus=32-63,memdev=m1
+SCALE_CPU	:= -cpu qemu64,vendor=GenuineIntel
 # make guest-only TESTS="mt_pipe mt_alloc": just those selftests on the
 # test kernel, results in out/only/ (development; not part of make check).
 guest-only: kernel $(B)/initramfs.cpio
@@ -236,6 +248,18 @@ guest-debug: | guest-check
 guest-i386: | guest-kcsan
 guest-peers: | guest-topo
 
+# make check-scale: the 64-CPU guest (SCALE_SMP) runs the topology tests,
+# mt_stress's storm, mt_pipe and mt_dump, then panics on purpose for the
+# dump on oops; prove reads it with t/scale/*.t.  Not part of make check
+# (its budget), nor of CI: about 10 minutes on 2 cores once the test
+# kernel is built.  KUnit is left to make check's guests.
+guest-scale: kernel $(B)/initramfs.cpio
+	@QEMU_OPTS="$(SCALE_CPU) $(SCALE_NUMA)" MEM=2G APPEND="kunit.enable=0 mt_dump_on_oops=40" \
+		$(H)/qemu-run.sh $(B) $(OUT)/check-scale scale-check $(CHECK_TIMEOUT) $(SCALE_SMP) || true
+check-scale: guest-scale
+	@MT_TOP=$(TOP) prove -v --timer t/scale/ >$(OUT)/check-scale/prove.log 2>&1; rc=$$?; \
+		$(H)/check-summary.pl $(OUT)/check-scale/prove.log; exit $$rc
+
 # make mutants-kernel [MUTANTS="a b"]: each mutant of
 # harness/mutants-kernel.list (a hook naming a wrong cause or reason)
 # applied to build/linux alone, the test kernel rebuilt, its guest booted
@@ -291,9 +315,34 @@ bench: kernel $(B)/initramfs-bench.cpio
 	@$(H)/bench-report.pl $(OUT)/bench/bench.raw \
 		"$$(nproc) x $$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)" \
 		$(OUT)/hook-sites.txt $(OUT)/bench-icount/bench.raw >$(OUT)/bench.txt
+	@$(MAKE) -s bench-scale >/dev/null || true
+	@cat $(OUT)/bench-scale.txt >>$(OUT)/bench.txt
 	@$(H)/bench-tools.sh $(OUT)/bench-tools.txt >/dev/null
 	@{ echo; cat $(OUT)/bench-tools.txt; } >>$(OUT)/bench.txt
 	@cat $(OUT)/bench.txt
+
+# make bench's scale series (section 9, harness/guest/scale.sh): the same
+# measurements on 4, 16 and 64 CPUs under -icount (instruction counts),
+# one guest each, then the 64-CPU storm without -icount;
+# harness/bench-scale.pl judges them (out/bench-scale.txt): a guest that
+# returns nothing is a MISS there that names it.  Every scale
+# guest has the same CPU model (SCALE_CPU), the 64-CPU ones make
+# check-scale's machine.  About 4 minutes on 2 cores.
+SCALE_RUN	= INITRD=$(B)/initramfs.cpio MEM=2G $(H)/qemu-run.sh $(B)
+bench-scale: kernel $(B)/initramfs.cpio
+	@rm -f $(OUT)/bench-scale.txt
+	@QEMU_OPTS="$(SCALE_CPU) -icount shift=0,sleep=off" APPEND="kunit.enable=0 MT_SCALE_PARTS=icount" \
+		$(SCALE_RUN) $(OUT)/scale-4 scale $(BENCH_TIMEOUT) 4,sockets=1,cores=2,threads=2 || true
+	@QEMU_OPTS="$(SCALE_CPU) -icount shift=0,sleep=off" APPEND="kunit.enable=0 MT_SCALE_PARTS=icount" \
+		$(SCALE_RUN) $(OUT)/scale-16 scale $(BENCH_TIMEOUT) 16,sockets=1,cores=8,threads=2 || true
+	@QEMU_OPTS="$(SCALE_CPU) $(SCALE_NUMA) -icount shift=0,sleep=off" \
+		APPEND="kunit.enable=0 MT_SCALE_PARTS=icount" \
+		$(SCALE_RUN) $(OUT)/scale-64 scale $(BENCH_TIMEOUT) $(SCALE_SMP) || true
+	@QEMU_OPTS="$(SCALE_CPU) $(SCALE_NUMA)" APPEND="kunit.enable=0 MT_SCALE_PARTS=storm" \
+		$(SCALE_RUN) $(OUT)/scale-storm scale $(BENCH_TIMEOUT) $(SCALE_SMP) || true
+	@$(H)/bench-scale.pl $(OUT)/scale-4/scale.raw $(OUT)/scale-16/scale.raw \
+		$(OUT)/scale-64/scale.raw $(OUT)/scale-storm/scale.raw >$(OUT)/bench-scale.txt; \
+		rc=$$?; cat $(OUT)/bench-scale.txt; exit $$rc
 
 # Speed and memory of the analysis tools on a generated 1M-event trace.
 bench-tools: deps

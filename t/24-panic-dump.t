@@ -13,7 +13,8 @@ use File::Basename qw(dirname);
 use File::Temp qw(tempdir);
 
 my $top = $ENV{MT_TOP} // abs_path(dirname($0) . '/..');
-my $log = "$top/out/check-topo/console.log";
+# t/scale/panic-dump.t checks make check-scale's guest the same way.
+my $log = "$top/out/" . ($ENV{MT_PANIC_GUEST} // 'check-topo') . '/console.log';
 my $dir = tempdir(CLEANUP => 1);
 my (@dump, $panicked);
 if (open(my $fh, '<', $log)) {

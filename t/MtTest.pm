@@ -39,7 +39,8 @@ sub guest_file {
 	return wantarray ? @paths : $paths[0] unless @missing;
 	my $why = 'needs guest data: ' . join(', ', map {
 		($_ =~ s@^.*?/(out/)@$1@r) . (-e $_ ? ' is empty' : ' is missing') } @missing) .
-		' (run make check first, or make guest-check)';
+		(grep({ m@/out/check-scale/@ } @missing) ? ' (run make check-scale)' :
+		 ' (run make check first, or make guest-check)');
 	require Test::More;
 	my $tb = Test::More->builder;
 	if ($ENV{MT_ALLOW_SKIP}) {

@@ -396,6 +396,17 @@ unwanted() {
 	[ $n -gt 0 ] || echo "no rounds"
 }
 
+# cpu_mask CPU: the hex mask of CPU alone, for kthreads_to, in 32-bit
+# groups ("80000000,00000000"): the shell's arithmetic is 64-bit and
+# signed, and the kernel's cpumask files take at most 8 digits a group.
+cpu_mask() {
+	local n=$1 z=
+	while [ "$n" -ge 32 ]; do
+		z=$z,00000000 n=$((n - 32))
+	done
+	printf '%x%s\n' $((1 << n)) "$z"
+}
+
 # kthreads_to MASK: keep every other task off the CPUs a workload needs
 # idle or to itself.  Every task allowed on all CPUs, the kernel's threads
 # (rcu_sched wakes often) as the guest's own processes (init and the
@@ -404,21 +415,28 @@ unwanted() {
 # and so is this shell, until kthreads_back.
 WQ_MASK=/sys/devices/virtual/workqueue/cpumask
 kthreads_to() {
-	local d p m
-	KT_ALL=$(printf '%x' $(( (1 << $(nproc)) - 1 )))
+	local d p m t
+	t=$(echo "$1" | tr -d ,)	# taskset takes one hex number
+	# All CPUs, as taskset prints them, 32 at a time: (1 << 64) - 1
+	# overflows the shell's 64 bits.
+	KT_ALL= d=$(nproc)
+	while [ "$d" -ge 32 ]; do
+		KT_ALL=ffffffff$KT_ALL d=$((d - 32))
+	done
+	[ "$d" -gt 0 ] && KT_ALL=$(printf '%x' $(((1 << d) - 1)))$KT_ALL
 	: >"$TMPD/kthreads"
 	for d in /proc/[0-9]*; do
 		p=${d#/proc/}
 		m=$(taskset -p "$p" 2>/dev/null | sed 's/.*: //')
 		[ "$m" = "$KT_ALL" ] || continue
-		taskset -p "$1" "$p" >/dev/null 2>&1 && echo "$p $m" >>"$TMPD/kthreads"
+		taskset -p "$t" "$p" >/dev/null 2>&1 && echo "$p $m" >>"$TMPD/kthreads"
 	done
 	: >"$TMPD/wq_mask"
 	if [ -w "$WQ_MASK" ]; then
 		cat "$WQ_MASK" >"$TMPD/wq_mask"
 		echo "$1" >"$WQ_MASK"
 	fi
-	taskset -p "$1" $$ >/dev/null
+	taskset -p "$t" $$ >/dev/null
 }
 
 kthreads_back() {

@@ -277,18 +277,22 @@ int cmd_comm(int argc, char **argv)
 /*
  * For the benchmark: P processes each move themselves between CPUs 0
  * and 1, K round trips (2K migrations) each; prints the elapsed ns and
- * the number of migrations asked for.
+ * the number of migrations asked for.  With NCPU, process i moves
+ * between CPUs 2i and 2i + 1 modulo NCPU (mt_pipe on a large guest).
  */
 int cmd_bench_affinity(int argc, char **argv)
 {
-	int k, procs, i, j;
+	int k, procs, ncpu, i, j;
 	unsigned long long t0;
 	pid_t *kids;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
 	k = atoi(argv[0]);
 	procs = atoi(argv[1]);
+	ncpu = argc == 3 ? atoi(argv[2]) : 2;
+	if (ncpu < 2)
+		return 2;
 	kids = calloc(procs, sizeof(*kids));
 	if (!kids)
 		die("calloc");
@@ -298,9 +302,11 @@ int cmd_bench_affinity(int argc, char **argv)
 		if (kids[i] < 0)
 			die("fork");
 		if (kids[i] == 0) {
+			int a = 2 * i % ncpu, b = (2 * i + 1) % ncpu;
+
 			for (j = 0; j < k; j++) {
-				pin(0, 1);
-				pin(0, 0);
+				pin(0, b);
+				pin(0, a);
 			}
 			_exit(0);
 		}
@@ -321,17 +327,21 @@ static double now_s(void)
 
 /*
  * For the benchmark: PROCS processes move themselves between CPUs 0 and 1
- * for SECONDS; prints the number of moves asked for.
+ * for SECONDS; prints the number of moves asked for.  With NCPU, process
+ * i moves between CPUs 2i and 2i + 1 modulo NCPU: a storm on every CPU.
  */
 int cmd_storm(int argc, char **argv)
 {
-	int procs, i, status;
+	int procs, ncpu, i, status;
 	unsigned long long total = 0;
 	int fd[2];
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
 	procs = atoi(argv[1]);
+	ncpu = argc == 3 ? atoi(argv[2]) : 2;
+	if (ncpu < 2)
+		return 2;
 	if (pipe(fd))
 		die("pipe");
 	for (i = 0; i < procs; i++) {
@@ -342,10 +352,11 @@ int cmd_storm(int argc, char **argv)
 		if (pid == 0) {
 			double end = now_s() + atoi(argv[0]);
 			unsigned long long n = 0;
+			int a = 2 * i % ncpu, b = (2 * i + 1) % ncpu;
 
 			while (now_s() < end) {
-				pin(0, 1);
-				pin(0, 0);
+				pin(0, b);
+				pin(0, a);
 				n += 2;
 			}
 			if (write(fd[1], &n, sizeof(n)) != sizeof(n))

@@ -33,16 +33,22 @@ check "overwrite reads 0" "$(cat "$MT_DIR/overwrite")" 0
 
 # ---- a stream many times the buffer, against ftrace ----------------------
 # A 16 KiB buffer holds about 1000 migrations per CPU.  Twenty buffers by
-# default; fewer where a checker (KASAN, KCSAN) slows every event.
+# default; fewer where a checker (KASAN, KCSAN) slows every event or
+# where the CPUs are many.  Four processes move between CPUs 0 and 1;
+# MT_PIPE_PROCS (more than 4) spreads that many over every CPU, two
+# CPUs each, so that every ring is read from (the 64-CPU guest).
 buffers=${MT_PIPE_BUFFERS:-20}
 want=$(( buffers * NCPU * 16 * 1024 / 16 ))
-procs=4
+procs=${MT_PIPE_PROCS:-4}
+spread=
+[ "$procs" -gt 4 ] && spread=$NCPU
 rounds=$(( want / (2 * procs) + 100 ))
 ftrace_start
 cat "$P" >"$TMPD/stream" &
 reader=$!
 check "start while trace_pipe is open" "$(wr "$MT_DIR/enable" 1)" ok
-"$HELPER" bench-affinity $rounds $procs >/dev/null &
+# shellcheck disable=SC2086
+"$HELPER" bench-affinity $rounds $procs $spread >/dev/null &
 work=$!
 sleep 1
 check "a second reader is refused (EBUSY)" "$("$HELPER" read "$P")" EBUSY

@@ -34,9 +34,17 @@ WANT_MARK=0x5300
 NB=/proc/sys/kernel/numa_balancing
 old_nb=$(cat "$NB" 2>/dev/null || echo 0)
 
-# Node 0's cores as "FIRST SECOND" threads, in CPU order.
-for c in $(seq 0 $(($(nproc) - 1))); do
-	[ -d "/sys/devices/system/cpu/cpu$c/node0" ] || continue
+# The CPUs of a CPU list, space separated.
+expand() { echo "$1" | awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-")
+	for (c = r[1]; c <= r[n]; c++) { printf "%s%d", s, c; s = " " } } }'; }
+node0=$(cat /sys/devices/system/node/node0/cpulist)
+node1=$(cat /sys/devices/system/node/node1/cpulist)
+# The LLC of node 0's first CPU: the wakeups' scans stay in it.  It is
+# the whole node on the 32-CPU guest, half of it on the 64-CPU one.
+llc0=$(cat "/sys/devices/system/cpu/cpu${node0%%[-,]*}/cache/index3/shared_cpu_list" \
+	2>/dev/null || echo "$node0")
+# Its cores as "FIRST SECOND" threads, in CPU order.
+for c in $(expand "$llc0"); do
 	tr ',-' '  ' <"/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
 done | grep . | sort -un >"$TMPD/cores"
 ncores=$(wc -l <"$TMPD/cores")
@@ -46,9 +54,6 @@ second() { awk -v n="$1" 'NR == n { print $2 }' "$TMPD/cores"; }
 firsts() {
 	awk -v a="$1" -v b="$2" 'NR >= a && NR <= b { printf "%s%s", s, $1; s = "," }' "$TMPD/cores"
 }
-# The CPUs of a CPU list, space separated.
-expand() { echo "$1" | awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-")
-	for (c = r[1]; c <= r[n]; c++) { printf "%s%d", s, c; s = " " } } }'; }
 # The first CPU of the list CPUS (space separated) but those of BUSY
 # (comma separated) after FROM, wrapping around: where a scan of the
 # LLC that starts after FROM stops.
@@ -59,29 +64,28 @@ wrap_first() {
 		!seen++ { low = $1 }
 		END { print after ? after : low }'
 }
-node0=$(cat /sys/devices/system/node/node0/cpulist)
-node1=$(cat /sys/devices/system/node/node1/cpulist)
 waker=$(echo "$node1" | sed 's/[-,].*//')
 prev=$(first 3) sib=$(second 3)
-ktap_print_msg "node0 $node0: $ncores cores; the task sleeps on $prev, woken from $waker"
+ktap_print_msg "node0 $node0, its LLC $llc0: $ncores cores;" \
+	"the task sleeps on $prev, woken from $waker"
 
 echo 0 >"$NB" 2>/dev/null
 # Node 0 to the workloads alone: the rest, and this shell, on node 1's last CPU.
-kthreads_to "$(printf '%x' $((1 << $(expand "$node1" | awk '{ print $NF }'))))"
+kthreads_to "$(cpu_mask "$(expand "$node1" | awk '{ print $NF }')")"
 mt_reset
 mt_start
 # FORK PREV MASK WAKER SPINNERS KICK ROUNDS: see mt_place's wakeup.
 # Where the LLC's scans, from the CPU after prev, stop: at the idle last
 # core, and at the first idle thread when prev's sibling is busy too.
 core=$(wrap_first "$prev" "$(sed -n "${ncores}p" "$TMPD/cores")")
-thread=$(wrap_first "$prev" "$(expand "$node0")" "$(firsts 1 "$ncores"),$sib")
+thread=$(wrap_first "$prev" "$(expand "$llc0")" "$(firsts 1 "$ncores"),$sib")
 want idle_core "try_to_wake_up/idle_core $prev $core" \
-	wakeup "$waker" "$prev" "$node0" "$waker" "$(firsts 1 $((ncores - 1)))" \
+	wakeup "$waker" "$prev" "$llc0" "$waker" "$(firsts 1 $((ncores - 1)))" \
 	"$(second "$ncores")" "$ROUNDS"
 want idle_smt_sibling "try_to_wake_up/idle_smt_sibling $prev $sib" \
-	wakeup "$waker" "$prev" "$node0" "$waker" "$(firsts 1 "$ncores")" -1 $((ROUNDS + 1))
+	wakeup "$waker" "$prev" "$llc0" "$waker" "$(firsts 1 "$ncores")" -1 $((ROUNDS + 1))
 want idle_cpu "try_to_wake_up/idle_cpu $prev $thread" \
-	wakeup "$waker" "$prev" "$node0" "$waker" "$(firsts 1 "$ncores"),$sib" -1 "$ROUNDS"
+	wakeup "$waker" "$prev" "$llc0" "$waker" "$(firsts 1 "$ncores"),$sib" -1 "$ROUNDS"
 last=$(echo "$node0" | sed 's/.*[-,]//')
 n1=$(expand "$node1" | wc -w)
 want util "" balance-util "$node1" "$last" $((n1 + 1))
