@@ -68,34 +68,9 @@ check "its directory is gone" "$(names)$(test -e "$I/a" && echo there)" ""
 check "its name can be taken again" "$(mk a)$(rm_ a)" okok
 
 # ---- three traces over a forking workload ---------------------------------
-# The workload, as mt_pidfilter's: a shell that waits for the test, moves
-# itself between CPUs 0 and 1 and forks two children that do the same and
-# each a grandchild.  Every process it forks appends its pid to $LIST.
+# The workload of mt_pidfilter (mt_fork_workload, in mt_lib.sh).
 W=$TMPD/work.sh LIST=$TMPD/list FIFO=$TMPD/go
-cat >"$W" <<'EOF'
-LIST=$2
-hop() {
-	for i in 1 2 3; do
-		taskset -p -c 1 $$ >/dev/null & echo $! >>"$LIST"; wait $!
-		taskset -p -c 0 $$ >/dev/null & echo $! >>"$LIST"; wait $!
-	done
-}
-case $1 in
-top)
-	read -r go <"$3"
-	hop
-	for c in 1 2; do
-		sh "$0" child "$LIST" & echo "$!" >>"$LIST.children"; echo $! >>"$LIST"
-	done
-	wait ;;
-child)
-	hop
-	sh "$0" leaf "$LIST" & echo $! >>"$LIST"; echo $! >>"$LIST.leaves"
-	wait ;;
-leaf)
-	hop ;;
-esac
-EOF
+mt_fork_workload "$W"
 
 # Migration lines of TRACE, as the trace has them.
 moves() { grep -v '^#' "$1" | awk 'NF == 7 && $3 != "."'; }

@@ -469,3 +469,37 @@ wakee_flips_calm() {
 	exec 3>&-
 	wait $!
 }
+
+# mt_fork_workload FILE: write the forking workload to FILE.  Run as
+# "sh FILE top LIST FIFO", it waits for a line on FIFO, then moves
+# itself between CPUs 0 and 1 (taskset changes its affinity while it
+# waits), and forks two children that do the same and each a
+# grandchild.  Every process it forks appends its pid to LIST: its
+# descendants, exactly; its children go to LIST.children too, its
+# grandchildren to LIST.leaves.
+mt_fork_workload() {
+	cat >"$1" <<'EOF'
+LIST=$2
+hop() {
+	for i in 1 2 3; do
+		taskset -p -c 1 $$ >/dev/null & echo $! >>"$LIST"; wait $!
+		taskset -p -c 0 $$ >/dev/null & echo $! >>"$LIST"; wait $!
+	done
+}
+case $1 in
+top)
+	read -r go <"$3"
+	hop
+	for c in 1 2; do
+		sh "$0" child "$LIST" & echo "$!" >>"$LIST.children"; echo $! >>"$LIST"
+	done
+	wait ;;
+child)
+	hop
+	sh "$0" leaf "$LIST" & echo $! >>"$LIST"; echo $! >>"$LIST.leaves"
+	wait ;;
+leaf)
+	hop ;;
+esac
+EOF
+}

@@ -61,35 +61,11 @@ check "a trace states its pids" "$(mt_save "$TMPD/t0"; sed -n 's/^# pid_filter /
 mt_reset
 echo >"$P"
 
-# The workload: a shell that waits for the test, then moves itself
-# between CPUs 0 and 1 (taskset changes its affinity while it waits),
-# and forks two children that do the same and each a grandchild.  Every
-# process it forks appends its pid to $LIST: its descendants, exactly.
+# The workload (mt_fork_workload, in mt_lib.sh): its descendants'
+# pids go to $LIST, its children's to $LIST.children, its grandchildren's
+# to $LIST.leaves; it starts when $FIFO is written.
 W=$TMPD/work.sh LIST=$TMPD/list FIFO=$TMPD/go
-cat >"$W" <<'EOF'
-LIST=$2
-hop() {
-	for i in 1 2 3; do
-		taskset -p -c 1 $$ >/dev/null & echo $! >>"$LIST"; wait $!
-		taskset -p -c 0 $$ >/dev/null & echo $! >>"$LIST"; wait $!
-	done
-}
-case $1 in
-top)
-	read -r go <"$3"
-	hop
-	for c in 1 2; do
-		sh "$0" child "$LIST" & echo "$!" >>"$LIST.children"; echo $! >>"$LIST"
-	done
-	wait ;;
-child)
-	hop
-	sh "$0" leaf "$LIST" & echo $! >>"$LIST"; echo $! >>"$LIST.leaves"
-	wait ;;
-leaf)
-	hop ;;
-esac
-EOF
+mt_fork_workload "$W"
 
 # run_workload FORK EVENT TRACE: one trace of the workload, its pid in
 # $TMPD/top; with EVENT, the event's lines of the window in $TMPD/ev.
