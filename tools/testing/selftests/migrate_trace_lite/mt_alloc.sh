@@ -217,5 +217,7 @@ check "some calls did fail" "$([ "$enomem" -ge 10 ] && echo yes)" yes
 check "afterwards nothing is kept" "$(at_least $((free5 - WANT_KB / 10)) "$free6")" yes
 check "a retry after the failures works" "$(wr "$MT_DIR/enable" 1):$(mt_state)" ok:1
 mt_reset
+# The next test gets the default size, not fail_all's 64 KiB.
+echo 1024 >"$MT_DIR/buffer_size_kb"
 
 ktap_finished

@@ -193,6 +193,8 @@ echo 1000 >"$MS_DIR/period_msec"
 # ---- oracle: a stress window traced by ftrace, mt and mstat at once ------------
 if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	echo 100 >"$MS_DIR/period_msec"
+	# Its own size, whatever an earlier test left.
+	echo 1024 >"$MT_DIR/buffer_size_kb"
 	ftrace_start
 	mt_start
 	echo 1 >"$MS_DIR/enable"
@@ -205,6 +207,10 @@ if [ -d "$TRACING/events/sched/sched_migrate_task" ]; then
 	mt_save "$TMPD/oracle"
 	cat "$MS_DIR/stat" >"$TMPD/oracle_stat"
 	check "oracle window: nothing dropped" "$(sed -n 's/^# dropped //p' "$TMPD/oracle")" 0
+	# What a drop would need to be understood: the size, each CPU's loss.
+	grep -q '^# dropped 0$' "$TMPD/oracle" ||
+		ktap_print_msg "$(grep -E '^# (buffer_size_kb|cpu_lost|overwrite) ' \
+			"$TMPD/oracle" | tr '\n' ' ')"
 	check "oracle window: every task moved is named" "$(mt_unnamed "$TMPD/oracle")" ""
 	# shellcheck disable=SC2046
 	set -- $(mt_clamped "$TMPD/oracle")
